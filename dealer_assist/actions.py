@@ -1,0 +1,177 @@
+"""Action records: small, immutable, JSON-shaped. A deal is what replaying them gives.
+
+>>> a = Action.from_json({"type": "call", "player": "Bob"})
+>>> a
+Action(type='call', player='Bob')
+>>> Action.from_json(a.to_json()) == a
+True
+>>> Action.from_json({"type": "bet", "player": "Bob", "amount": "lots"})
+Traceback (most recent call last):
+...
+dealer_assist.errors.IllegalActionError: amount must be a whole number of chips, not 'lots'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dealer_assist.errors import IllegalActionError
+from dealer_assist.rules import MAX_CHIPS
+
+ACTION_TYPES = (
+    "start_deal", "buy", "deal_cards", "next", "reveal", "check", "call", "fold", "bet",
+    "raise", "all_in", "pay", "showdown", "draw", "undo",
+)
+
+MAX_TEXT = 64  # a card or a player's name never needs more
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing that happened at the table. Field meanings follow API.md "Actions".
+
+    Cards are kept as the dealer typed them until the game reads them; a stored record is
+    always the canonical one that :meth:`dealer_assist.table.Table.prepare` returns.
+    """
+
+    type: str
+    player: str | None = None
+    count: int | None = None
+    amount: int | None = None
+    card: str | None = None
+    cards: tuple[str, ...] | None = None
+    cells: tuple[tuple[str, str], ...] | None = None  # (cell, card) pairs, by cell
+    kings_hand: tuple[str, ...] | None = None
+    hands: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    board: tuple[str, ...] | None = None
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{k}={v!r}" for k, v in self.__dict__.items() if v is not None
+        )
+        return f"Action({shown})"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for key in ("player", "count", "amount", "card"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        for key in ("cards", "kings_hand", "board"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = list(value)
+        if self.cells is not None:
+            # API.md: a reveal carries its cards by cell as "cards", a showdown as "cells"
+            out["cards" if self.type == "reveal" else "cells"] = dict(self.cells)
+        if self.hands is not None:
+            out["hands"] = {name: list(cards) for name, cards in self.hands}
+        return out
+
+    @classmethod
+    def from_json(cls, body: Any) -> Action:
+        """Read a request body; the shape is checked here, the rules by the game."""
+        if not isinstance(body, dict):
+            raise IllegalActionError('An action is an object such as {"type": "check"}.')
+        kind = body.get("type")
+        if kind not in ACTION_TYPES:
+            raise IllegalActionError(
+                f"Unknown action type {_short(kind)}: use one of {', '.join(ACTION_TYPES)}."
+            )
+        unknown = sorted(set(body) - _FIELDS - {"type", "expect_seq"})
+        if unknown:
+            raise IllegalActionError(f"An action has no field {_short(unknown[0])}.")
+        cards_field = body.get("cards")
+        if isinstance(cards_field, dict):  # a reveal names the cards it turns, by cell
+            if body.get("cells") is not None:
+                raise IllegalActionError("Give the cells once, as cards or as cells.")
+            body = {**body, "cells": cards_field, "cards": None}
+        return cls(
+            type=kind,
+            player=_text(body, "player"),
+            count=_chips(body, "count"),
+            amount=_chips(body, "amount"),
+            card=_text(body, "card"),
+            cards=_card_list(body, "cards"),
+            cells=_cell_map(body.get("cells")),
+            kings_hand=_card_list(body, "kings_hand"),
+            hands=_hands(body.get("hands")),
+            board=_card_list(body, "board"),
+        )
+
+
+_FIELDS = {"player", "count", "amount", "card", "cards", "cells", "kings_hand", "hands",
+           "board"}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text(body: dict[str, Any], key: str) -> str | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+        raise IllegalActionError(f"{key} must be a short piece of text, not {_short(value)}.")
+    return value.strip()
+
+
+def _chips(body: dict[str, Any], key: str) -> int | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalActionError(f"{key} must be a whole number of chips, not {_short(value)}.")
+    if value < 0 or value > MAX_CHIPS:
+        raise IllegalActionError(f"{key} must be from 0 to {MAX_CHIPS:,}, not {value}.")
+    return value
+
+
+def _card_text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+        raise IllegalActionError(f"{where} must be a card such as \"Th\", not {_short(value)}.")
+    return value.strip()
+
+
+def _card_list(body: dict[str, Any], key: str) -> tuple[str, ...] | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, list) or len(value) > 60:
+        raise IllegalActionError(f"{key} must be a list of cards such as [\"As\", \"Kd\"].")
+    return tuple(_card_text(v, key) for v in value)
+
+
+def _cell_map(value: Any) -> tuple[tuple[str, str], ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) > 25:
+        raise IllegalActionError('cells must map cells to cards, such as {"r1c1": "Kh"}.')
+    pairs = []
+    for cell, card in value.items():
+        if not isinstance(cell, str) or len(cell) > 8:
+            raise IllegalActionError(f"{_short(cell)} is not a cell: cells are r1c1 to r5c5.")
+        pairs.append((cell.strip().lower(), _card_text(card, cell)))
+    return tuple(sorted(pairs))
+
+
+def _hands(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or len(value) > 30:
+        raise IllegalActionError('hands must map players to cards, such as {"Ann": ["As", "Ad"]}.')
+    out = []
+    for name, cards in value.items():
+        if not isinstance(name, str) or len(name) > MAX_TEXT:
+            raise IllegalActionError(f"{_short(name)} is not a player's name.")
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
+        if not isinstance(cards, list) or len(cards) > 10:
+            raise IllegalActionError(f"{name}'s hand must be a list of cards.")
+        out.append((name, tuple(_card_text(c, f"{name}'s card") for c in cards)))
+    return tuple(out)

@@ -1,0 +1,126 @@
+"""Cards as the dealer types them, in every form R1 accepts.
+
+A card is kept in its canonical two-letter form (``"Th"``, ``"As"``); a joker is ``"X1"`` or
+``"X2"``. King's Pot also records a player's card by rank alone (R23): that is a one-letter
+``"K"``.
+
+>>> parse_card("10♥")
+'Th'
+>>> parse_card("as")
+'As'
+>>> parse_cards("As Kd, 7h")
+['As', 'Kd', '7h']
+>>> parse_card("Zz")
+Traceback (most recent call last):
+...
+dealer_assist.errors.BadCardError: "Zz" is not a card: write a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. "Th".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from dealer_assist.errors import BadCardError
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+JOKERS = ("X1", "X2")
+SUIT_SYMBOLS = {"♣": "c", "♦": "d", "♥": "h", "♠": "s", "♧": "c", "♢": "d", "♡": "h", "♤": "s"}
+RANK_NAMES = {
+    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+    "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+}
+RANK_PLURALS = {r: n + ("es" if n == "six" else "s") for r, n in RANK_NAMES.items()}
+
+FULL_DECK: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+
+_HINT = 'write a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. "Th"'
+
+
+def rank_value(card: str) -> int:
+    """2 for a deuce up to 14 for an ace (aces high, R56)."""
+    return RANKS.index(card[0]) + 2
+
+
+def _normalise_rank(text: str) -> str | None:
+    text = text.upper()
+    if text in ("10", "1O"):
+        return "T"
+    if len(text) == 1 and text in RANKS:
+        return text
+    return None
+
+
+def parse_card(text: object, *, jokers: bool = False, rank_only: bool = False) -> str:
+    """The canonical form of one card; raises :class:`BadCardError` naming the bad text.
+
+    ``rank_only`` also accepts a bare rank (King's Pot's dealt cards, R23) and returns it as
+    one upper-case letter. ``jokers`` accepts ``X1``/``X2`` (21 Hand Hold'em with wild jokers).
+    """
+    if not isinstance(text, str):
+        raise BadCardError(f"{text!r} is not a card: {_HINT}.")
+    raw = text.strip()
+    if not raw or len(raw) > 8:
+        raise BadCardError(f'"{raw[:20]}" is not a card: {_HINT}.')
+    upper = raw.upper()
+    if upper in JOKERS or upper in ("JOKER1", "JOKER2"):
+        if not jokers:
+            raise BadCardError(f'"{raw}" is a joker, and this table plays without jokers.')
+        return "X" + upper[-1]
+    last = raw[-1]
+    suit = SUIT_SYMBOLS.get(last) or (last.lower() if last.lower() in SUITS else None)
+    if suit is not None and len(raw) >= 2:
+        rank = _normalise_rank(raw[:-1])
+        if rank is not None:
+            return rank + suit
+    if rank_only:
+        rank = _normalise_rank(raw)
+        if rank is not None:
+            return rank
+    raise BadCardError(f'"{raw}" is not a card: {_HINT}.')
+
+
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def parse_cards(
+    cards: object, *, jokers: bool = False, rank_only: bool = False
+) -> list[str]:
+    """A list of cards from a list or from typed text such as ``"As Kd 10h"``."""
+    if isinstance(cards, str):
+        items: Iterable[object] = [c for c in _SPLIT.split(cards.strip()) if c]
+    elif isinstance(cards, list | tuple):
+        items = cards
+    else:
+        raise BadCardError(f"{cards!r} is not a list of cards: write them like \"As Kd\".")
+    return [parse_card(c, jokers=jokers, rank_only=rank_only) for c in items]
+
+
+def is_wild(card: str, wilds: str) -> bool:
+    """Whether ``card`` is wild under ``rules.wilds`` (R54)."""
+    if wilds == "jokers":
+        return card in JOKERS
+    if wilds == "deuces":
+        return card[0] == "2"
+    return False
+
+
+def deck(*, jokers: bool = False) -> tuple[str, ...]:
+    """The deck a game is played with: 52 cards, plus two jokers where they are wild (R1)."""
+    return FULL_DECK + JOKERS if jokers else FULL_DECK
+
+
+def card_name(card: str) -> str:
+    """Plain words for a card: ``"ten of hearts"``."""
+    if card in JOKERS:
+        return "joker"
+    suit = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}.get(card[1:], "")
+    return f"{RANK_NAMES[card[0]]} of {suit}" if suit else RANK_NAMES[card[0]]
+
+
+def pretty(card: str) -> str:
+    """``"T♥"`` for ``"Th"``: how the pages show a card."""
+    if card in JOKERS or len(card) == 1:
+        return card
+    return card[0] + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[card[1]]

@@ -1,0 +1,246 @@
+"""Texas Dozen (R30-R32) and Off-Road Stud (R40-R42): hole cards played with one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dealer_assist.actions import Action
+from dealer_assist.deal import (
+    BettingPhase,
+    Deal,
+    EndPhase,
+    NextPhase,
+    Phase,
+    Player,
+    RevealPhase,
+    Stake,
+)
+from dealer_assist.errors import IllegalActionError
+from dealer_assist.games import Game
+from dealer_assist.hands import HandValue, best_five
+from dealer_assist.layouts import (
+    CELLS_4,
+    CELLS_5,
+    GRID4_DOWN,
+    GRID4_UP,
+    LINES_4,
+    LINES_5,
+    REVEAL_SETS_5,
+    line_label,
+)
+
+
+class GridShowdown(Phase):
+    """Every player still in shows their hole cards; each plays their best line (R32, R42)."""
+
+    kind = "showdown"
+
+    def __init__(self, cells: tuple[str, ...], lines: dict[str, tuple[str, ...]],
+                 hole: int) -> None:
+        self.cells = cells
+        self.lines = lines
+        self.hole = hole
+
+    def missing(self, deal: Deal) -> list[str]:
+        return [c for c in self.cells if not deal.grid.get(c)]
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("showdown",)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        given = {cell: deal.parse(text) for cell, text in action.cells or ()}
+        for cell_name, card in given.items():
+            if cell_name not in self.cells:
+                raise IllegalActionError(f"{cell_name} is not a cell of this grid.")
+            if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
+                raise IllegalActionError(
+                    f"{cell_name} is already entered as {deal.grid[cell_name]}; undo to change it."
+                )
+        missing = [c for c in self.missing(deal) if c not in given]
+        if missing:
+            raise IllegalActionError(
+                f"Enter every grid card: {' '.join(missing)} {'is' if len(missing) == 1 else 'are'}"
+                " missing."
+            )
+        hands = {deal.player(name).seat: cards for name, cards in action.hands or ()}
+        new_cards = [card for cell_name, card in given.items() if not deal.grid.get(cell_name)]
+        holes: dict[int, list[str]] = {}
+        for p in deal.still_in():
+            if p.seat not in hands:
+                raise IllegalActionError(f"Enter {p.name}'s {self.hole} hole cards.")
+            cards = [deal.parse(t) for t in hands[p.seat]]
+            if len(cards) != self.hole:
+                raise IllegalActionError(
+                    f"{p.name} has {self.hole} hole cards, not {len(cards)}."
+                )
+            holes[p.seat] = cards
+            new_cards += cards
+        deal.check_new_cards(new_cards)
+        for cell_name, card in given.items():
+            deal.grid[cell_name] = card
+            if cell_name not in deal.revealed:
+                deal.revealed.append(cell_name)
+        for seat, cards in holes.items():
+            deal.players[seat].cards = cards
+        self.settle(deal)
+        self.mark_done(deal)
+
+    def best_lines(self, deal: Deal, p: Player) -> tuple[HandValue, list[str]]:
+        values = {
+            line: best_five(p.cards + [deal.grid[c] or "" for c in cells])
+            for line, cells in self.lines.items()
+        }
+        best = max(values.values())
+        return best, [line for line, v in values.items() if v.score == best.score]
+
+    def settle(self, deal: Deal) -> None:
+        best = {p.seat: self.best_lines(deal, p) for p in deal.still_in()}
+        deal.result = {"payouts": {}, "hands": {}}
+        for seat, (value, lines) in best.items():
+            deal.result["hands"][deal.players[seat].name] = {
+                "cards": list(value.cards), "hand": value.name, "lines": lines,
+            }
+        for pot in deal.pots():
+            seats = sorted({deal.stakes[i].owner for i in pot.eligible})
+            if not seats:
+                continue
+            top = max(best[s][0].score for s in seats)
+            winners = [s for s in seats if best[s][0].score == top]
+            deal.scratch["carry_out"] = deal.scratch.get("carry_out", 0) + deal.share_out(
+                pot.amount, winners
+            )
+        deal.clear_pots()
+        deal.carry = deal.scratch.pop("carry_out", 0)  # R7 carry: odd chips wait for next deal
+        top = max(v.score for v, _ in best.values())
+        win_seats = [s for s, (v, _) in best.items() if v.score == top]
+        deal.result["winners"] = [deal.players[s].name for s in win_seats]
+        deal.result["winning_lines"] = sorted({ln for s in win_seats for ln in best[s][1]})
+        for s in win_seats:
+            value, lines = best[s]
+            deal.log.append(
+                f"{deal.players[s].name} wins with {value.name} "
+                f"({', '.join(line_label(ln) for ln in lines)})."
+            )
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        missing = self.missing(deal)
+        names = [p.name for p in deal.still_in()]
+        return {
+            "kind": "showdown", "player": None, "cells": missing, "players": names,
+            "hole_cards": self.hole,
+            "instruction": "Showdown: enter the hole cards of " + ", ".join(names)
+                           + (f" and the grid cards not entered yet ({len(missing)})"
+                              if missing else "") + ".",
+        }
+
+
+class GridHoldem(Game):
+    """Shared by Texas Dozen and Off-Road Stud: antes, the button skipping empty seats."""
+
+    def next_dealer(self, totals: Any) -> int:
+        n = len(totals.stacks)
+        for step in range(1, n + 1):
+            seat = (totals.button + step) % n
+            if totals.stacks[seat] > 0:
+                return seat
+        return (totals.button + 1) % n
+
+    def set_up(self, deal: Deal) -> None:
+        playing = [p for p in deal.players if p.stack > 0]
+        if len(playing) < 2:
+            raise IllegalActionError(
+                "Cannot start a deal: fewer than two players have chips."
+            )
+        for p in deal.players:
+            if p.stack == 0:
+                p.status = "out"
+                continue
+            p.stakes.append(len(deal.stakes))
+            deal.stakes.append(Stake(owner=p.seat))
+        ante = deal.rules.ante
+        if ante:
+            for p in deal.seats_from(deal.left_of_dealer):
+                if p.status == "out":
+                    continue
+                paid = min(ante, p.stack)
+                p.stack -= paid
+                deal.stakes[p.stakes[0]].contributed += paid
+                if p.stack == 0:
+                    p.status = "all_in"
+            deal.log.append(f"Everyone antes {ante}.")
+        deal.scratch["dealt"] = True
+
+    def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
+        super().award_uncontested(deal, winner)
+        if deal.result is not None:
+            deal.result.setdefault("winning_lines", [])
+
+
+class TexasDozen(GridHoldem):
+    variant = "texas_dozen"
+    grid_size = 5
+    hole_cards = 2
+    round_names = ("Pre-flop", "Flop", "Turn", "River")
+
+    def build_phases(self) -> list[Phase]:
+        flop = REVEAL_SETS_5[1] + REVEAL_SETS_5[2] + REVEAL_SETS_5[3]
+        return [
+            NextPhase("Deal two hole cards to each player"),
+            BettingPhase(0, early=True, preflop=True),
+            RevealPhase(flop, "the flop (the cards marked 1, 2 and 3)"),
+            BettingPhase(1, early=True),
+            RevealPhase(REVEAL_SETS_5[4], "the turn (the cards marked 4)"),
+            BettingPhase(2, early=False),
+            RevealPhase(REVEAL_SETS_5[5], "the river (the cards marked 5)"),
+            BettingPhase(3, early=False),
+            GridShowdown(CELLS_5, LINES_5, 2),
+            EndPhase(),
+        ]
+
+    def blind_seats(self, deal: Deal) -> tuple[int, int]:
+        playing = [p.seat for p in deal.seats_from(deal.dealer) if p.status != "out"]
+        if len(playing) == 2:  # R30: heads up, the dealer posts the small blind
+            return playing[0], playing[1]
+        return playing[1], playing[2]
+
+    def set_up(self, deal: Deal) -> None:
+        super().set_up(deal)
+        small, big = self.blind_seats(deal)
+        for seat, amount, name in ((small, deal.rules.small_blind, "small"),
+                                   (big, deal.rules.big_blind, "big")):
+            p = deal.players[seat]
+            if p.status != "in" or not amount:
+                continue
+            paid = min(amount, p.stack)
+            deal.put(p, paid)
+            if p.stack == 0:
+                p.status = "all_in"
+            deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
+        deal.scratch["blinds"] = [small, big]
+
+    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+        if phase.preflop:  # R30: pre-flop betting starts left of the big blind
+            return (deal.scratch["blinds"][1] + 1) % len(deal.players)
+        return deal.left_of_dealer
+
+
+class OffRoadStud(GridHoldem):
+    variant = "off_road_stud"
+    grid_size = 4
+    hole_cards = 3
+
+    def build_phases(self) -> list[Phase]:
+        return [
+            RevealPhase(GRID4_UP, "the twelve face-up cards (E)"),
+            NextPhase("Deal two hole cards to each player"),
+            BettingPhase(0, early=True),
+            NextPhase("Deal a third hole card to each player"),
+            BettingPhase(1, early=False),
+            RevealPhase(GRID4_DOWN, "the four face-down cards (D)"),
+            BettingPhase(2, early=False),
+            GridShowdown(CELLS_4, LINES_4, 3),
+            EndPhase(),
+        ]
+
+
+__all__ = ["OffRoadStud", "TexasDozen"]

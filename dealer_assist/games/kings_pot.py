@@ -1,0 +1,291 @@
+"""King's Pot and King's Pot Optional Play (R20-R29)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from dealer_assist.actions import Action
+from dealer_assist.deal import (
+    BettingPhase,
+    Deal,
+    EndPhase,
+    Phase,
+    Player,
+    RevealPhase,
+    Stake,
+    check_turn,
+)
+from dealer_assist.errors import IllegalActionError
+from dealer_assist.games import Game
+from dealer_assist.hands import HandValue, rank_five
+from dealer_assist.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5, line_label
+from dealer_assist.rules import max_cards_per_player
+
+
+class BuyPhase(Phase):
+    """R22: from the dealer's left, each player asks for 0 to the maximum; an ante a card."""
+
+    kind = "buy"
+
+    def enter(self, deal: Deal) -> None:
+        deal.turn = self.next_buyer(deal, deal.left_of_dealer)
+
+    def next_buyer(self, deal: Deal, start: int) -> int | None:
+        for p in deal.seats_from(start):
+            if p.bought is None:
+                if p.stack < deal.rules.ante:  # cannot pay for a single card: sits out
+                    p.bought = 0
+                    p.status = "out"
+                    deal.log.append(f"{p.name} has too few chips to buy a card and sits out.")
+                    continue
+                return p.seat
+        return None
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("buy",)
+
+    def limit(self, deal: Deal, p: Player) -> int:
+        return min(max_cards_per_player(len(deal.players)), p.stack // deal.rules.ante)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        p = check_turn(deal, action)
+        count = action.count
+        if count is None:
+            raise IllegalActionError(f"Say how many cards {p.name} buys (count).")
+        most = max_cards_per_player(len(deal.players))
+        if count > most:
+            raise IllegalActionError(
+                f"{p.name} cannot buy {count} cards: with {len(deal.players)} players the "
+                f"most is {most}."
+            )
+        cost = count * deal.rules.ante
+        if cost > p.stack:
+            raise IllegalActionError(
+                f"{p.name} cannot buy {count} cards: that costs {cost} and {p.name} has "
+                f"{p.stack}."
+            )
+        p.bought = count
+        p.stack -= cost
+        deal.kings_pot += cost
+        if count == 0:
+            p.status = "out"
+            deal.log.append(f"{p.name} buys no cards and sits this deal out.")
+        else:
+            for _ in range(count):
+                p.stakes.append(len(deal.stakes))
+                deal.stakes.append(Stake(owner=p.seat))
+            p.status = "in" if p.stack else "all_in"
+            deal.log.append(
+                f"{p.name} buys {count} card{'s' if count > 1 else ''} ({cost} to the king's pot)."
+            )
+        deal.turn = self.next_buyer(deal, p.seat + 1)
+        if deal.turn is None:
+            self.finish(deal)
+
+    def finish(self, deal: Deal) -> None:
+        self.mark_done(deal)
+        buyers = [p for p in deal.players if p.bought]
+        if len(buyers) < 2:  # R29: the deal ends at once; its antes stay in the king's pot
+            deal.result = {"payouts": {}, "no_play": True, "winning_lines": []}
+            deal.log.append("Fewer than two players bought cards: the antes stay in the king's pot.")
+            deal.phase = len(deal.game.phases) - 1
+            for p in buyers:
+                p.status = "out"
+                p.stakes.clear()
+            deal.stakes.clear()
+        else:
+            deal.scratch["dealt"] = True
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        if deal.turn is None:
+            return {"kind": "buy", "player": None, "instruction": "Buying is over."}
+        p = deal.players[deal.turn]
+        most = self.limit(deal, p)
+        return {
+            "kind": "buy", "player": p.name, "max": most, "ante": deal.rules.ante,
+            "instruction": f"{p.name}: how many cards? 0 to {most}, {deal.rules.ante} each "
+                           "to the king's pot.",
+        }
+
+
+class DealCardsPhase(Phase):
+    """R23: the dealer records each buyer's cards (the rank alone is enough)."""
+
+    kind = "deal_cards"
+
+    def waiting(self, deal: Deal) -> list[Player]:
+        return [p for p in deal.seats_from(deal.left_of_dealer) if p.stakes and not p.cards]
+
+    def enter(self, deal: Deal) -> None:
+        waiting = self.waiting(deal)
+        deal.turn = waiting[0].seat if waiting else None
+
+    def done(self, deal: Deal) -> bool:
+        return not self.waiting(deal)
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("deal_cards",)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        p = deal.player(action.player)
+        if not p.stakes:
+            raise IllegalActionError(f"{p.name} bought no cards this deal.")
+        if p.cards:
+            raise IllegalActionError(
+                f"{p.name}'s cards are already recorded ({' '.join(p.cards)}); undo to change them."
+            )
+        texts = action.cards or ()
+        if len(texts) != len(p.stakes):
+            raise IllegalActionError(
+                f"{p.name} bought {len(p.stakes)} card{'s' if len(p.stakes) > 1 else ''}: "
+                f"enter {len(p.stakes)}, not {len(texts)}."
+            )
+        cards = [deal.parse(t, rank_only=True) for t in texts]
+        deal.check_new_cards(cards)
+        ranks = Counter(c[0] for q in deal.players for c in q.cards)
+        for card in cards:
+            ranks[card[0]] += 1
+            if ranks[card[0]] > 4:
+                raise IllegalActionError(f"A deck has only four cards of rank {card[0]}.")
+        p.cards = cards
+        for stake_index, card in zip(p.stakes, cards, strict=True):
+            deal.stakes[stake_index].card = card
+        deal.log.append(f"{p.name} is dealt {len(cards)} card{'s' if len(cards) > 1 else ''}.")
+        waiting = self.waiting(deal)
+        deal.turn = waiting[0].seat if waiting else None
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        waiting = self.waiting(deal)
+        if not waiting:
+            return {"kind": "deal_cards", "player": None, "instruction": "Every card is dealt."}
+        p = waiting[0]
+        n = len(p.stakes)
+        return {
+            "kind": "deal_cards", "player": p.name, "count": n,
+            "waiting": [q.name for q in waiting],
+            "instruction": f"Deal {p.name} {n} card{'s' if n > 1 else ''} and enter "
+                           f"{'them' if n > 1 else 'it'} (the rank is enough).",
+        }
+
+
+class KingsPotShowdown(Phase):
+    """R26-R28: every card is turned; the best backed line wins, one share a live card."""
+
+    kind = "showdown"
+
+    def missing(self, deal: Deal) -> list[str]:
+        return [c for c in CELLS_5 if not deal.grid.get(c)]
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("showdown",)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        given = {cell: deal.parse(text) for cell, text in action.cells or ()}
+        for cell_name, card in given.items():
+            if cell_name not in CELLS_5:
+                raise IllegalActionError(f"{cell_name} is not a cell: cells are r1c1 to r5c5.")
+            if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
+                raise IllegalActionError(
+                    f"{cell_name} is already entered as {deal.grid[cell_name]}; undo to change it."
+                )
+        missing = [c for c in self.missing(deal) if c not in given]
+        if missing:
+            raise IllegalActionError(
+                f"Enter every grid card: {' '.join(missing)} {'is' if len(missing) == 1 else 'are'}"
+                " missing."
+            )
+        kings = [deal.parse(t) for t in action.kings_hand or ()]
+        if len(kings) != 5:
+            raise IllegalActionError(f"Enter the king's hand: five cards, not {len(kings)}.")
+        new = [card for cell_name, card in given.items() if not deal.grid.get(cell_name)]
+        deal.check_new_cards(new + kings)
+        for cell_name, card in given.items():
+            deal.grid[cell_name] = card
+            if cell_name not in deal.revealed:
+                deal.revealed.append(cell_name)
+        deal.kings_hand = kings
+        settle_kings_pot(deal)
+        self.mark_done(deal)
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        missing = self.missing(deal)
+        return {
+            "kind": "showdown", "player": None, "cells": missing,
+            "instruction": "Showdown: turn every card and enter "
+                           + (f"the {len(missing)} grid cards not entered yet and " if missing
+                              else "")
+                           + "the king's hand.",
+        }
+
+
+def line_values(deal: Deal) -> dict[str, HandValue]:
+    values = {line: rank_five([deal.grid[c] for c in cells]) for line, cells in LINES_5.items()}
+    values["king"] = rank_five(deal.kings_hand)
+    return values
+
+
+def settle_kings_pot(deal: Deal) -> None:
+    """Share every pot layer (R6, R26, R27) and the king's pot (R28)."""
+    values = line_values(deal)
+    live = [
+        (i, s) for i, s in enumerate(deal.stakes)
+        if s.live and s.card and deal.players[s.owner].live
+    ]
+    backed = {LINE_OF_RANK[s.card[0]] for _, s in live if s.card}
+    best = max(values[line].score for line in backed)
+    winning = sorted(line for line in backed if values[line].score == best)
+    deal.result = {"payouts": {}, "winning_lines": winning}
+    for pot in deal.pots():
+        eligible = [(i, s) for i, s in live if i in pot.eligible]
+        if not eligible:
+            continue
+        top = max(values[LINE_OF_RANK[s.card[0]]].score for _, s in eligible if s.card)
+        winners = [s.owner for _, s in eligible
+                   if s.card and values[LINE_OF_RANK[s.card[0]]].score == top]
+        deal.kings_pot += deal.share_out(pot.amount, winners)
+    deal.clear_pots()
+    king_cards = [s.owner for _, s in live if s.card and s.card[0] == "K"]
+    if "king" in winning and king_cards:
+        amount = deal.kings_pot
+        deal.kings_pot = 0
+        deal.kings_pot += deal.share_out(amount, king_cards)
+        deal.result["kings_pot_won"] = amount - deal.kings_pot
+        deal.log.append(f"The king's hand wins: the king's pot of {amount} is shared.")
+    deal.result["lines"] = {
+        line: {"cards": list(v.cards), "hand": v.name, "backed": line in backed}
+        for line, v in values.items()
+    }
+    deal.result["winners"] = sorted(
+        {deal.players[s].name for s in deal.result.get("winner_seats", [])}
+        | set(deal.result["payouts"])
+    )
+    names = ", ".join(line_label(w, kings_pot=True) for w in winning)
+    hand = values[winning[0]].name
+    deal.log.append(f"Showdown: {names} wins with {hand}.")
+
+
+class KingsPot(Game):
+    variant = "kings_pot"
+    grid_size = 5
+    reveals: tuple[tuple[int, ...], ...] = ((1,), (2,), (3,))
+
+    def build_phases(self) -> list[Phase]:
+        phases: list[Phase] = [BuyPhase(), DealCardsPhase()]
+        for index, sets in enumerate(self.reveals):
+            cells = [c for n in sets for c in REVEAL_SETS_5[n]]
+            label = "the cards marked " + " and ".join(str(n) for n in sets)
+            phases.append(RevealPhase(cells, label))
+            phases.append(BettingPhase(index, early=index == 0))
+        phases += [KingsPotShowdown(), EndPhase()]
+        return phases
+
+    def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
+        super().award_uncontested(deal, winner)  # R29: the king's pot carries
+        if deal.result is not None:
+            deal.result.setdefault("winning_lines", [])
+
+
+class KingsPotOptional(KingsPot):
+    variant = "kings_pot_optional"
+    reveals = ((1, 2), (3,), (4,))  # R25

@@ -1,0 +1,464 @@
+"""21 Hand Hold'em (R50-R56): 21 hands, a bank of 21 chips, pay or fold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dealer_assist.actions import Action
+from dealer_assist.cards import RANK_NAMES, rank_value
+from dealer_assist.deal import Deal, EndPhase, NextPhase, Phase, Player, RevealPhase, Stake, Totals
+from dealer_assist.errors import IllegalActionError
+from dealer_assist.games import Game
+from dealer_assist.hands import best_two_plus_three
+from dealer_assist.rules import HANDS_PER_GAME
+
+BOARD = ("b1", "b2", "b3", "b4", "b5")
+
+
+def blind_seat(deal: Deal) -> int | None:
+    return deal.scratch.get("blind")
+
+
+def last_hand(deal: Deal) -> bool:
+    return deal.totals.deal_number >= HANDS_PER_GAME
+
+
+def pay_one(deal: Deal, p: Player) -> str:
+    """R53: a player with no chips plays on for free."""
+    if p.stack == 0:
+        return f"{p.name} plays on for free."
+    p.stack -= 1
+    deal.stakes[p.stakes[0]].contributed += 1
+    return f"{p.name} pays 1."
+
+
+class DrawPhase(Phase):
+    """R51 and R56: each player draws one card; ties draw again."""
+
+    kind = "draw"
+
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose  # "blind" (lowest card) or "tiebreak" (highest card)
+        self.runs_after_result = purpose == "tiebreak"
+
+    def candidates(self, deal: Deal) -> list[int]:
+        if self.purpose == "blind":
+            return [p.seat for p in deal.players]
+        most = max(p.stack for p in deal.players)
+        return [p.seat for p in deal.players if p.stack == most]
+
+    def enter(self, deal: Deal) -> None:
+        if self.purpose == "blind":
+            if not (deal.rules.draw_for_blind and deal.totals.deal_number == 1):
+                self.mark_done(deal)
+                return
+        elif not last_hand(deal):
+            self.mark_done(deal)
+            return
+        seats = self.candidates(deal)
+        deal.scratch["phase"] = {"round": seats, "draws": {}, "history": []}
+        if len(seats) == 1:
+            self.finish(deal, seats[0])
+        else:
+            deal.turn = seats[0]
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("draw",)
+
+    def drawn(self, deal: Deal) -> list[str]:
+        return list(deal.scratch["phase"]["draws"].values())
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        state = deal.scratch["phase"]
+        p = deal.player(action.player)
+        if p.seat not in state["round"]:
+            raise IllegalActionError(f"{p.name} does not draw now.")
+        if p.seat in state["draws"]:
+            raise IllegalActionError(f"{p.name} has drawn already ({state['draws'][p.seat]}).")
+        if action.card is None:
+            raise IllegalActionError(f"Enter the card {p.name} drew.")
+        card = deal.parse(action.card)
+        if len(card) != 2 or card[0] == "X":
+            raise IllegalActionError(f"{action.card} cannot be drawn: draw from the 52 cards.")
+        if card in state["draws"].values():
+            raise IllegalActionError(f"{card} is drawn already this round.")
+        state["draws"][p.seat] = card
+        deal.log.append(f"{p.name} draws {card}.")
+        waiting = [s for s in state["round"] if s not in state["draws"]]
+        if waiting:
+            deal.turn = waiting[0]
+            return
+        values = {s: rank_value(c) for s, c in state["draws"].items()}
+        pick = min if self.purpose == "blind" else max
+        target = pick(values.values())
+        tied = [s for s in state["round"] if values[s] == target]
+        state["history"].append({deal.players[s].name: c for s, c in state["draws"].items()})
+        if len(tied) == 1:
+            self.finish(deal, tied[0])
+        else:
+            state["round"] = tied
+            state["draws"] = {}
+            deal.turn = tied[0]
+            rank = RANK_NAMES[state["history"][-1][deal.players[tied[0]].name][0]]
+            names = ", ".join(deal.players[s].name for s in tied)
+            deal.log.append(f"Tied on a {rank}: {names} draw again.")
+
+    def finish(self, deal: Deal, seat: int) -> None:
+        state = deal.scratch["phase"]
+        deal.turn = None
+        winner = deal.players[seat]
+        if self.purpose == "blind":
+            deal.scratch["blind"] = seat
+            deal.scratch["button"] = seat
+            deal.dealer = (seat - 1) % len(deal.players)
+            deal.scratch["blind_draws"] = state["history"]
+            deal.log.append(f"{winner.name} drew lowest and takes the first blind.")
+        else:
+            deal.game_over = True
+            standings = sorted(deal.players, key=lambda q: (-q.stack, q.seat))
+            assert deal.result is not None
+            deal.result["game_winner"] = winner.name
+            deal.result["standings"] = [{"name": q.name, "chips": q.stack} for q in standings]
+            deal.result["tiebreak_draws"] = state["history"]
+            words = f"{winner.name} wins the game with {winner.stack} chips"
+            if state["history"]:
+                words += " after the high-card draw"
+            deal.scratch["game_over_words"] = words + "."
+            deal.log.append(words + ".")
+        self.mark_done(deal)
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        if deal.turn is None:
+            return {"kind": "draw", "player": None, "instruction": "The draw is over."}
+        name = deal.players[deal.turn].name
+        why = ("the lowest card takes the first blind" if self.purpose == "blind"
+               else "a tie for most chips: the highest card wins")
+        return {"kind": "draw", "player": name, "purpose": self.purpose,
+                "instruction": f"{name}: draw a card ({why}), or let the app draw."}
+
+
+class BlindPayPhase(Phase):
+    """The blind holder pays 1 to go on, or folds (R52); never asked with no chips (R53)."""
+
+    kind = "pay"
+
+    def __init__(self, purpose: str, *, first: bool = False) -> None:
+        self.purpose = purpose
+        self.first = first
+
+    def enter(self, deal: Deal) -> None:
+        seat = blind_seat(deal)
+        p = deal.players[seat] if seat is not None else None
+        if p is None or p.status != "in":
+            self.mark_done(deal)
+        elif p.stack == 0:
+            deal.log.append(f"{p.name} has no chips and plays on for free.")
+            self.mark_done(deal)
+        else:
+            deal.turn = seat
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("pay", "fold")
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        p = deal.player(action.player)
+        if p.seat != deal.turn:
+            raise IllegalActionError(
+                f"It is not {p.name}'s turn: {deal.players[deal.turn or 0].name} holds the blind."
+            )
+        if action.type == "pay":
+            deal.log.append(pay_one(deal, p))
+        else:
+            p.status = "folded"
+            deal.stakes[p.stakes[0]].live = False
+            deal.log.append(f"{p.name} {'sits this hand out' if self.first else 'folds'}.")
+        deal.turn = None
+        self.mark_done(deal)
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        name = deal.players[deal.turn].name if deal.turn is not None else None
+        other = "sit it out" if self.first else "fold"
+        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
+                "instruction": f"{name} (blind): pay 1 {self.purpose}, or {other}."}
+
+
+class OthersPayPhase(Phase):
+    """R52: before the river, the others, from the blind holder's left, pay 1 or fold."""
+
+    kind = "pay"
+
+    def waiting(self, deal: Deal) -> list[Player]:
+        state = deal.scratch.setdefault("phase", {"asked": []})
+        blind = blind_seat(deal)
+        start = (blind if blind is not None else deal.dealer) + 1
+        return [p for p in deal.seats_from(start)
+                if p.seat != blind and p.status == "in" and p.stack > 0
+                and p.seat not in state["asked"]]
+
+    def enter(self, deal: Deal) -> None:
+        deal.scratch["phase"] = {"asked": []}
+        for p in deal.players:
+            if p.status == "in" and p.stack == 0 and p.seat != blind_seat(deal):
+                deal.log.append(f"{p.name} has no chips and plays on for free.")
+        waiting = self.waiting(deal)
+        deal.turn = waiting[0].seat if waiting else None
+
+    def done(self, deal: Deal) -> bool:
+        return not self.waiting(deal)
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("pay", "fold")
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        p = deal.player(action.player)
+        waiting = self.waiting(deal)
+        if not waiting or p.seat != waiting[0].seat:
+            whose = waiting[0].name if waiting else "nobody"
+            raise IllegalActionError(f"It is not {p.name}'s turn to {action.type}: it is {whose}'s.")
+        deal.scratch["phase"]["asked"].append(p.seat)
+        if action.type == "pay":
+            deal.log.append(pay_one(deal, p))
+        else:
+            p.status = "folded"
+            deal.stakes[p.stakes[0]].live = False
+            deal.log.append(f"{p.name} folds.")
+        waiting = self.waiting(deal)
+        deal.turn = waiting[0].seat if waiting else None
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        waiting = self.waiting(deal)
+        name = waiting[0].name if waiting else None
+        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
+                "instruction": f"{name}: pay 1 to see the river, or fold."}
+
+
+class RiverRaisePhase(Phase):
+    """R52 ``river_raise``: once a hand, anyone still in may raise by 1; others match or fold."""
+
+    kind = "next"
+
+    def enter(self, deal: Deal) -> None:
+        if not deal.rules.river_raise:
+            self.mark_done(deal)
+            return
+        deal.scratch["phase"] = {"raiser": None, "pending": []}
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        state = deal.scratch["phase"]
+        return ("next", "raise") if state["raiser"] is None else ("pay", "fold")
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        state = deal.scratch["phase"]
+        if action.type == "next":
+            deal.log.append("Nobody raises.")
+            self.mark_done(deal)
+            return
+        p = deal.player(action.player)
+        if action.type == "raise":
+            if p.status != "in":
+                raise IllegalActionError(f"{p.name} is not in this hand and cannot raise.")
+            if p.stack == 0:
+                raise IllegalActionError(f"{p.name} has no chips to raise with.")
+            deal.log.append(f"{p.name} raises by 1.")
+            pay_one(deal, p)
+            state["raiser"] = p.seat
+            state["pending"] = [q.seat for q in deal.seats_from(p.seat + 1)
+                                if q.seat != p.seat and q.status == "in" and q.stack > 0]
+        else:
+            if not state["pending"] or state["pending"][0] != p.seat:
+                whose = deal.players[state["pending"][0]].name if state["pending"] else "nobody"
+                raise IllegalActionError(
+                    f"It is not {p.name}'s turn to {action.type}: it is {whose}'s."
+                )
+            state["pending"].pop(0)
+            if action.type == "pay":
+                deal.log.append(pay_one(deal, p) + " (matching the raise)")
+            else:
+                p.status = "folded"
+                deal.stakes[p.stakes[0]].live = False
+                deal.log.append(f"{p.name} folds to the raise.")
+        deal.turn = state["pending"][0] if state["pending"] else None
+        if not state["pending"]:
+            self.mark_done(deal)
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        state = deal.scratch["phase"]
+        if state["raiser"] is None:
+            return {"kind": "next", "player": None, "options": ["raise", "next"],
+                    "instruction": "Anyone still in may raise by 1 (river raise); "
+                                   "or tap Next for the river."}
+        name = deal.players[state["pending"][0]].name
+        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
+                "instruction": f"{name}: pay 1 to match the raise, or fold."}
+
+
+class TwentyOneShowdown(Phase):
+    """R54, R55: both hole cards and exactly three of the five; the winner takes the pot and
+    a chip from the bank."""
+
+    kind = "showdown"
+
+    def missing(self, deal: Deal) -> list[str]:
+        return [c for c in BOARD if not deal.grid.get(c)]
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("showdown",)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        board = self.board_of(deal, action)
+        hands = {deal.player(name).seat: cards for name, cards in action.hands or ()}
+        new_cards = [card for cell_name, card in board.items() if not deal.grid.get(cell_name)]
+        holes: dict[int, list[str]] = {}
+        for p in deal.still_in():
+            if p.seat not in hands:
+                raise IllegalActionError(f"Enter {p.name}'s two cards.")
+            cards = [deal.parse(t) for t in hands[p.seat]]
+            if len(cards) != 2:
+                raise IllegalActionError(f"{p.name} keeps two cards, not {len(cards)}.")
+            holes[p.seat] = cards
+            new_cards += cards
+        deal.check_new_cards(new_cards)
+        for cell_name, card in board.items():
+            deal.grid[cell_name] = card
+            if cell_name not in deal.revealed:
+                deal.revealed.append(cell_name)
+        values = {}
+        for seat, cards in holes.items():
+            deal.players[seat].cards = cards
+            values[seat] = best_two_plus_three(cards, [board[c] for c in BOARD],
+                                               deal.rules.wilds)
+        top = max(v.score for v in values.values())
+        winners = [s for s, v in values.items() if v.score == top]
+        deal.result = {"payouts": {}, "hands": {
+            deal.players[s].name: {"cards": list(v.cards), "hand": v.name}
+            for s, v in values.items()
+        }}
+        self.pay_winners(deal, winners)
+        names = " and ".join(deal.players[s].name for s in winners)
+        deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
+                        f"{values[winners[0]].name}.")
+        self.mark_done(deal)
+
+    @staticmethod
+    def pay_winners(deal: Deal, winners: list[int]) -> None:
+        amount = deal.pot_total()
+        deal.clear_pots()
+        bank_chip = 1 if deal.bank > 0 else 0
+        deal.bank -= bank_chip
+        left = deal.share_out(amount + bank_chip, winners, odd_chip="carry")
+        assert deal.result is not None
+        deal.result["bank_chip"] = bank_chip
+        deal.result["winners"] = [deal.players[s].name for s in winners]
+        deal.carry = left  # R55: odd chips stay in the pot for the next hand
+        close_hand(deal)
+
+    def board_of(self, deal: Deal, action: Action) -> dict[str, str]:
+        given: dict[str, str] = {cell: deal.parse(t) for cell, t in action.cells or ()}
+        if action.board is not None:
+            cards = [deal.parse(t) for t in action.board]
+            missing = self.missing(deal)
+            if len(cards) == 5:
+                given.update(zip(BOARD, cards, strict=True))
+            elif len(cards) == len(missing):
+                given.update(zip(missing, cards, strict=True))
+            else:
+                raise IllegalActionError(
+                    f"The board is five cards; {len(missing)} of them are not entered yet, "
+                    f"and {len(cards)} were given."
+                )
+        for cell_name, card in given.items():
+            if cell_name not in BOARD:
+                raise IllegalActionError(f"{cell_name} is not on the board: use b1 to b5.")
+            if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
+                raise IllegalActionError(
+                    f"{cell_name} is already entered as {deal.grid[cell_name]}; undo to change it."
+                )
+        board = {c: deal.grid.get(c) or given.get(c) for c in BOARD}
+        missing = [c for c, card in board.items() if not card]
+        if missing:
+            raise IllegalActionError(f"Enter the board: {' '.join(missing)} missing.")
+        return {c: card for c, card in board.items() if card}
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        names = [p.name for p in deal.still_in()]
+        return {"kind": "showdown", "player": None, "cells": self.missing(deal),
+                "players": names, "hole_cards": 2,
+                "instruction": "Showdown: enter the two cards of " + ", ".join(names)
+                               + " and the board."}
+
+
+def close_hand(deal: Deal) -> None:
+    """After hand 21 the odd chips left in the pot are taken off the table (R55)."""
+    if last_hand(deal) and deal.carry:
+        deal.off_table += deal.carry
+        deal.log.append(f"{deal.carry} odd chips are taken off the table.")
+        deal.carry = 0
+
+
+class TwentyOneHandHoldem(Game):
+    variant = "twenty_one_hand_holdem"
+    hole_cards = 2
+
+    def build_phases(self) -> list[Phase]:
+        phases: list[Phase] = [
+            DrawPhase("blind"),
+            BlindPayPhase("to take a hand", first=True),
+            NextPhase("Deal five cards to each player"),
+            NextPhase("Everyone discards one card"),
+            BlindPayPhase("to see the flop"),
+            RevealPhase(BOARD[:3], "the flop"),
+            NextPhase("Everyone discards one card"),
+            BlindPayPhase("to see the turn"),
+            RevealPhase(BOARD[3:4], "the turn"),
+            NextPhase("Everyone discards one card, keeping two"),
+            OthersPayPhase(),
+            BlindPayPhase("to see the river"),
+            RiverRaisePhase(),
+            RevealPhase(BOARD[4:], "the river"),
+            TwentyOneShowdown(),
+            DrawPhase("tiebreak"),
+            EndPhase(),
+        ]
+        return phases
+
+    def initial_totals(self, setup: Any) -> Totals:
+        return Totals(stacks=setup.stacks, bank=HANDS_PER_GAME)
+
+    def next_dealer(self, totals: Totals) -> int:
+        # R51: the dealer sits to the right of the blind holder, who moves one seat a hand
+        return totals.button % len(totals.stacks)
+
+    def set_up(self, deal: Deal) -> None:
+        n = len(deal.players)
+        if deal.totals.deal_number > HANDS_PER_GAME:
+            raise IllegalActionError("All 21 hands are played: the game is over.")
+        blind = (deal.dealer + 1) % n
+        if not (deal.rules.draw_for_blind and deal.totals.deal_number == 1):
+            deal.scratch["blind"] = blind
+            deal.scratch["button"] = blind
+        for p in deal.players:
+            p.stakes.append(len(deal.stakes))
+            deal.stakes.append(Stake(owner=p.seat))
+        deal.scratch["dealt"] = True
+
+    def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
+        deal.round = None
+        deal.result = {"payouts": {}, "uncontested": True}
+        if winner is None:  # R55: a hand everyone left carries its pot, no bank chip
+            amount = deal.pot_total()
+            deal.clear_pots()
+            deal.carry = amount
+            deal.result["winners"] = []
+            close_hand(deal)
+            return
+        TwentyOneShowdown.pay_winners(deal, [winner.seat])
+        deal.log.append(f"{winner.name} is the last player left and wins the hand.")
+
+    def result_phase(self) -> int:
+        return len(self.phases) - 2  # the tie-break draw, after the last hand
+
+
+def draw_candidates_taken(deal: Deal) -> list[str]:
+    """Cards already drawn in the current draw round (the app draws from the rest)."""
+    state = deal.scratch.get("phase") or {}
+    return list(state.get("draws", {}).values())

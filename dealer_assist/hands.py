@@ -1,0 +1,450 @@
+"""Ranking poker hands (R2), with wild cards and the two-plus-three rule of 21 Hand Hold'em (R54).
+
+The five-card ranking itself is eval7's (a maintained C evaluator): this module chooses which
+cards make the hand, turns wild cards into the cards they stand for, and names the result in
+the words a dealer reads out.
+
+Every function returns a :class:`HandValue`. Values compare by ``score`` alone, so hands from
+different functions can be compared with ``<``, ``>`` and ``==``; an equal score is a tie
+(suits never break ties, R2).
+
+>>> rank_five(["Ah", "Kh", "Qh", "Jh", "Th"]).name
+'Royal flush'
+>>> hand = best_five(["As", "Ad", "Th", "Ac", "4s", "4d", "Kc"])
+>>> hand.name, hand.cards
+('Full house, aces full of fours', ('As', 'Ad', 'Ac', '4s', '4d'))
+>>> best_five(["7h", "8h", "9h", "Th", "Jh", "2c", "3d"]) > hand
+True
+>>> best_two_plus_three(["X1", "Ah"], ["Ac", "Ad", "As", "5h", "6h"], wilds="jokers").name
+'Five of a kind, aces'
+
+Wild cards (R54, ``wilds`` = ``"jokers"`` or ``"deuces"``): a wild card stands for any card,
+even one already in the hand, so five of a kind is possible, and it ranks above a straight
+flush. In a flush or a straight flush the cards are five different cards: a wild card there
+stands for a card the hand does not hold already (no "double-ace flush").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import eval7
+
+from dealer_assist.cards import FULL_DECK, JOKERS, RANK_NAMES, RANK_PLURALS, RANKS, is_wild
+from dealer_assist.errors import BadCardError, SetupError
+
+__all__ = [
+    "CATEGORIES",
+    "WILD_RULES",
+    "HandValue",
+    "best_five",
+    "best_two_plus_three",
+    "rank_five",
+]
+
+#: ``HandValue.category`` values, weakest first.
+CATEGORIES: tuple[str, ...] = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+    "royal_flush",
+    "five_of_a_kind",
+)
+
+#: The values ``rules.wilds`` may take (R54).
+WILD_RULES: tuple[str, ...] = ("none", "jokers", "deuces")
+
+
+@dataclass(frozen=True, order=True)
+class HandValue:
+    """A ranked five-card hand.
+
+    ``score`` orders hands: higher beats lower, equal is a tie. ``cards`` are the five cards
+    that make the hand as they were given (a wild card stays ``"X1"`` or ``"2h"``), in reading
+    order. ``name`` is what the dealer reads out; ``category`` is one of :data:`CATEGORIES`.
+
+    >>> a = rank_five(["Ah", "Ad", "9c", "7s", "4d"])
+    >>> b = rank_five(["As", "Ac", "9h", "7d", "4s"])
+    >>> a == b, a.name, a.category
+    (True, 'Pair of aces', 'pair')
+    """
+
+    score: int
+    cards: tuple[str, ...] = field(compare=False)
+    name: str = field(compare=False)
+    category: str = field(compare=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Scores. eval7's value is ``type << 24`` plus up to five 4-bit rank indices (0 = deuce,
+# 12 = ace) from bit 16 down: type 0 high card .. 8 straight flush. Five of a kind uses type 9,
+# above every eval7 value, ordered by its rank.
+
+_FIVE_TYPE = 9
+_RANK_INDEX: dict[str, int] = {r: i for i, r in enumerate(RANKS)}
+_E7: dict[str, eval7.Card] = {c: eval7.Card(c) for c in FULL_DECK}
+_evaluate = eval7.evaluate
+
+#: (rank mask, ranks high to low) of every straight, the best (ace high) first.
+_STRAIGHTS: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
+    (
+        sum(1 << r for r in ranks),
+        ranks,
+    )
+    for ranks in (tuple(h - k if h - k >= 0 else 12 for k in range(5)) for h in range(12, 2, -1))
+)
+
+_TYPE_CATEGORY = (
+    "high_card",
+    "pair",
+    "two_pair",
+    "three_of_a_kind",
+    "straight",
+    "flush",
+    "full_house",
+    "four_of_a_kind",
+    "straight_flush",
+)
+
+
+def _five_of_a_kind_score(rank: int) -> int:
+    return (_FIVE_TYPE << 24) | (rank << 16)
+
+
+def _layout(score: int) -> tuple[int, ...]:
+    """The five rank indices a score stands for, in reading order (trips before the pair)."""
+    kind = score >> 24
+    n0 = (score >> 16) & 0xF
+    n1 = (score >> 12) & 0xF
+    n2 = (score >> 8) & 0xF
+    n3 = (score >> 4) & 0xF
+    if kind in (0, 5):
+        return (n0, n1, n2, n3, score & 0xF)
+    if kind == 1:
+        return (n0, n0, n1, n2, n3)
+    if kind == 2:
+        return (n0, n0, n1, n1, n2)
+    if kind == 3:
+        return (n0, n0, n0, n1, n2)
+    if kind in (4, 8):
+        return tuple(n0 - k if n0 - k >= 0 else 12 for k in range(5))
+    if kind == 6:
+        return (n0, n0, n0, n1, n1)
+    if kind == 7:
+        return (n0, n0, n0, n0, n1)
+    return (n0,) * 5
+
+
+def _words(score: int) -> tuple[str, str]:
+    """(name, category) of a score."""
+    kind = score >> 24
+    top = RANKS[(score >> 16) & 0xF]
+    second = RANKS[(score >> 12) & 0xF]
+    if kind == _FIVE_TYPE:
+        return f"Five of a kind, {RANK_PLURALS[top]}", "five_of_a_kind"
+    if kind == 8 and top == "A":
+        return "Royal flush", "royal_flush"
+    category = _TYPE_CATEGORY[kind]
+    if kind == 8:
+        name = f"Straight flush, {RANK_NAMES[top]} high"
+    elif kind == 7:
+        name = f"Four of a kind, {RANK_PLURALS[top]}"
+    elif kind == 6:
+        name = f"Full house, {RANK_PLURALS[top]} full of {RANK_PLURALS[second]}"
+    elif kind == 5:
+        name = f"Flush, {RANK_NAMES[top]} high"
+    elif kind == 4:
+        name = f"Straight, {RANK_NAMES[top]} high"
+    elif kind == 3:
+        name = f"Three of a kind, {RANK_PLURALS[top]}"
+    elif kind == 2:
+        name = f"Two pair, {RANK_PLURALS[top]} and {RANK_PLURALS[second]}"
+    elif kind == 1:
+        name = f"Pair of {RANK_PLURALS[top]}"
+    else:
+        name = f"High card, {RANK_NAMES[top]}"
+    return name, category
+
+
+_WORDS_CACHE: dict[int, tuple[str, str]] = {}
+
+
+def _value(score: int, cards: tuple[str, ...]) -> HandValue:
+    words = _WORDS_CACHE.get(score)
+    if words is None:
+        words = _WORDS_CACHE[score] = _words(score)
+    return HandValue(score, cards, words[0], words[1])
+
+
+def _arrange(score: int, pairs: Sequence[tuple[str, str]]) -> tuple[str, ...]:
+    """Five of ``pairs`` (given card, card it stands for) in reading order, as given.
+
+    ``pairs`` may hold more than five cards (then they hold no wild card); for a flush the five
+    are taken from the suit that has all the ranks the score needs.
+    """
+    layout = _layout(score)
+    kind = score >> 24
+    if kind in (5, 8) and len(pairs) > 5:
+        for suit in "cdhs":
+            suited = [p for p in pairs if p[1][1] == suit]
+            if len(suited) >= 5 and {_RANK_INDEX[p[1][0]] for p in suited} >= set(layout):
+                pairs = suited
+                break
+    left = list(pairs)
+    out: list[str] = []
+    for rank in layout:
+        for i, (given, stands) in enumerate(left):
+            if _RANK_INDEX[stands[0]] == rank:
+                out.append(given)
+                del left[i]
+                break
+    if len(out) != 5:  # pragma: no cover - would mean the score does not match the cards
+        raise AssertionError(f"cards {pairs!r} do not make score {score:#x}")
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------
+# Wild cards.
+
+
+def _wild_score(naturals: Sequence[str], wild: int) -> tuple[int, list[str]]:
+    """Best score of exactly five cards: ``naturals`` plus ``wild`` (>= 1) wild cards.
+
+    Returns the score and the cards the wild cards stand for (empty for five of a kind). The
+    best hand is built directly, category by category from the top, and eval7 scores it.
+    """
+    if not naturals:
+        return _five_of_a_kind_score(12), []
+    ranks = [_RANK_INDEX[c[0]] for c in naturals]
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    if len(counts) == 1:
+        return _five_of_a_kind_score(ranks[0]), []
+
+    suits = {c[1] for c in naturals}
+    one_suit = len(suits) == 1
+    straight: tuple[int, ...] | None = None
+    if len(counts) == len(ranks):
+        mask = 0
+        for r in ranks:
+            mask |= 1 << r
+        for window_mask, window in _STRAIGHTS:
+            if mask & ~window_mask == 0:
+                straight = window
+                break
+    have = set(ranks)
+
+    def fill(rank: int, number: int) -> list[str]:
+        """``number`` cards of ``rank`` in suits the naturals do not hold."""
+        used = {c[1] for c in naturals if _RANK_INDEX[c[0]] == rank}
+        return [RANKS[rank] + s for s in "cdhs" if s not in used][:number]
+
+    stands: list[str]
+    if straight is not None and one_suit:  # straight flush
+        suit = naturals[0][1]
+        stands = [RANKS[r] + suit for r in straight if r not in have]
+    else:
+        quads = [r for r, n in counts.items() if n + wild >= 4]
+        if quads:
+            top = max(quads)
+            stands = fill(top, 4 - counts[top])
+        elif wild == 1 and sorted(counts.values()) == [2, 2]:  # full house
+            stands = fill(max(counts), 1)
+        elif one_suit:  # flush: the highest ranks the suit lacks
+            suit = naturals[0][1]
+            stands = [RANKS[r] + suit for r in range(12, -1, -1) if r not in have][:wild]
+        elif straight is not None:
+            stands = [RANKS[r] + "cdhs"[k % 4] for k, r in enumerate(straight) if r not in have]
+        elif wild == 1 and 2 in counts.values():  # three of a kind
+            stands = fill(max(r for r, n in counts.items() if n == 2), 1)
+        else:  # two wild cards make three of a kind, one makes a pair, of the top rank
+            stands = fill(max(ranks), wild)
+    return _evaluate([_E7[c] for c in naturals] + [_E7[c] for c in stands]), stands
+
+
+def _wild_cards_in_order(
+    score: int, naturals: Sequence[str], wild_cards: Sequence[str], stands: Sequence[str]
+) -> tuple[str, ...]:
+    """The five cards of a hand with wild cards, as given, in reading order."""
+    if not stands:  # five of a kind
+        return (*naturals, *wild_cards)
+    pairs = [(c, c) for c in naturals] + list(zip(wild_cards, stands, strict=True))
+    return _arrange(score, pairs)
+
+
+# --------------------------------------------------------------------------------------------
+# Checking the input.
+
+
+def _check_wilds(wilds: str) -> None:
+    if wilds not in WILD_RULES:
+        raise SetupError(f'"{wilds}" is not a wild-card rule: use "none", "jokers" or "deuces".')
+
+
+def _check_cards(cards: Sequence[str], wilds: str) -> None:
+    seen: set[str] = set()
+    for card in cards:
+        if card not in _E7:
+            if card in JOKERS:
+                if wilds != "jokers":
+                    raise BadCardError(
+                        f"{card} is a joker, and this hand is played without jokers."
+                    )
+            else:
+                raise BadCardError(
+                    f'{card!r} is not a card: write it like "Th" (rank, then suit c, d, h or s).'
+                )
+        if card in seen:
+            raise BadCardError(f"{card} is entered twice.")
+        seen.add(card)
+
+
+# --------------------------------------------------------------------------------------------
+# Public functions.
+
+
+def rank_five(cards: Sequence[str]) -> HandValue:
+    """The value of exactly five cards, with no wild cards (R2).
+
+    >>> rank_five(["5h", "4d", "3c", "2s", "Ah"]).name
+    'Straight, five high'
+    >>> rank_five(["5h", "4d", "3c", "2s", "Ah"]) < rank_five(["6h", "5d", "4c", "3s", "2h"])
+    True
+    >>> rank_five(["4d", "Ac", "4s", "Ah", "Ad"]).cards
+    ('Ac', 'Ah', 'Ad', '4d', '4s')
+    >>> rank_five(["Ah", "Kh"])
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.BadCardError: A hand needs exactly five cards, got 2.
+    """
+    if len(cards) != 5:
+        raise BadCardError(f"A hand needs exactly five cards, got {len(cards)}.")
+    _check_cards(cards, "none")
+    score = _evaluate([_E7[c] for c in cards])
+    return _value(score, _arrange(score, [(c, c) for c in cards]))
+
+
+def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
+    """The best five of 5 to 9 cards ("cards speak", R2), wild cards as ``wilds`` says (R54).
+
+    >>> best_five(["As", "Ad", "Th", "Ac", "4s", "4d", "Kc"]).name
+    'Full house, aces full of fours'
+    >>> best_five(["Ah", "Kh", "X1", "Jh", "9h", "3d"], wilds="jokers").name
+    'Flush, ace high'
+    >>> best_five(["Ah", "Kh", "Qh", "Jh", "2c", "3d"], wilds="deuces").name
+    'Royal flush'
+    >>> best_five(["9s", "9d", "2h", "2c", "Kd"], wilds="deuces").cards
+    ('9s', '9d', '2h', '2c', 'Kd')
+    >>> best_five(["Ah", "Ah", "Kh", "Qh", "Jh"])
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.BadCardError: Ah is entered twice.
+    """
+    _check_wilds(wilds)
+    n = len(cards)
+    if not 5 <= n <= 9:
+        raise BadCardError(f"A hand is made from 5 to 9 cards, got {n}.")
+    _check_cards(cards, wilds)
+    wild_cards = [c for c in cards if is_wild(c, wilds)]
+    if not wild_cards:
+        if n <= 7:
+            best = _evaluate([_E7[c] for c in cards])
+            group: Sequence[str] = cards
+        else:
+            best = -1
+            group = cards
+            for sub in combinations(cards, 7):
+                score = _evaluate([_E7[c] for c in sub])
+                if score > best:
+                    best, group = score, sub
+        return _value(best, _arrange(best, [(c, c) for c in group]))
+
+    naturals = [c for c in cards if not is_wild(c, wilds)]
+    used_wilds = wild_cards[:5]
+    take = 5 - len(used_wilds)
+    # Five of a kind is the best hand there is: take it at once when it is there.
+    counts: dict[str, list[str]] = {}
+    for c in naturals:
+        counts.setdefault(c[0], []).append(c)
+    kinds = [r for r, same in counts.items() if len(same) >= take]
+    if take == 0 or kinds:
+        top = max(kinds, key=_RANK_INDEX.__getitem__) if take else "A"
+        chosen = tuple(counts[top][:take]) if take else ()
+        return _value(_five_of_a_kind_score(_RANK_INDEX[top]), chosen + tuple(used_wilds))
+    best, best_naturals, best_stands = -1, (), []
+    for sub in combinations(naturals, take):
+        score, stands = _wild_score(sub, len(used_wilds))
+        if score > best:
+            best, best_naturals, best_stands = score, sub, stands
+    return _value(best, _wild_cards_in_order(best, best_naturals, used_wilds, best_stands))
+
+
+_TWO_PLUS_THREE: dict[int, tuple[tuple[int, int, int], ...]] = {
+    n: tuple(combinations(range(n), 3)) for n in (3, 4, 5)
+}
+
+
+def best_two_plus_three(
+    hole: Sequence[str], board: Sequence[str], wilds: str = "none"
+) -> HandValue:
+    """The best hand of exactly both hole cards and exactly three board cards (R54).
+
+    The board normally holds five cards (ten ways to choose three); three or four, before the
+    river, are accepted too.
+
+    >>> best_two_plus_three(["3h", "4d"], ["Ah", "Kh", "Qh", "Jh", "2c"]).name
+    'High card, ace'
+    >>> best_two_plus_three(["Ah", "Kd"], ["9s", "9h", "9d", "9c", "2h"]).name
+    'Three of a kind, nines'
+    >>> best_two_plus_three(["X1", "X2"], ["Ah", "Kh", "7c", "7d", "2s"], wilds="jokers").name
+    'Four of a kind, sevens'
+    >>> best_two_plus_three(["Ah", "Kd", "Qc"], ["9s", "9h", "9d", "9c", "2h"])
+    Traceback (most recent call last):
+    ...
+    dealer_assist.errors.BadCardError: A hand needs exactly two hole cards, got 3.
+    """
+    _check_wilds(wilds)
+    if len(hole) != 2:
+        raise BadCardError(f"A hand needs exactly two hole cards, got {len(hole)}.")
+    if not 3 <= len(board) <= 5:
+        raise BadCardError(f"The board needs five cards (three at least), got {len(board)}.")
+    _check_cards([*hole, *board], wilds)
+    ways = _TWO_PLUS_THREE[len(board)]
+    h0, h1 = hole
+    best = -1
+    if wilds == "none" or not any(is_wild(c, wilds) for c in (*hole, *board)):
+        e0, e1 = _E7[h0], _E7[h1]
+        eb = [_E7[c] for c in board]
+        best_way = ways[0]
+        for way in ways:
+            i, j, k = way
+            score = _evaluate([e0, e1, eb[i], eb[j], eb[k]])
+            if score > best:
+                best, best_way = score, way
+        five = [h0, h1, *(board[i] for i in best_way)]
+        return _value(best, _arrange(best, [(c, c) for c in five]))
+    best_five_cards: tuple[str, ...] = ()
+    best_stands: list[str] = []
+    for i, j, k in ways:
+        five = (h0, h1, board[i], board[j], board[k])
+        naturals = [c for c in five if not is_wild(c, wilds)]
+        if len(naturals) < 5:
+            score, stands = _wild_score(naturals, 5 - len(naturals))
+        else:
+            score, stands = _evaluate([_E7[c] for c in five]), []
+        if score > best:
+            best, best_five_cards, best_stands = score, five, stands
+    if len(best_stands) == 0 and best >> 24 != _FIVE_TYPE:
+        return _value(best, _arrange(best, [(c, c) for c in best_five_cards]))
+    naturals = [c for c in best_five_cards if not is_wild(c, wilds)]
+    wild_cards = [c for c in best_five_cards if is_wild(c, wilds)]
+    return _value(best, _wild_cards_in_order(best, naturals, wild_cards, best_stands))

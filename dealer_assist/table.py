@@ -1,0 +1,247 @@
+"""A table: its players and house rules, the totals it carries, and the deal in play.
+
+The table is immutable: :meth:`Table.apply` returns a new table, so a refused action leaves
+the old one exactly as it was (R9). Undo (R8) replays the current deal's records but the last.
+
+>>> t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+>>> t = t.apply(t.prepare({"type": "start_deal"}))
+>>> t.state()["step"]["instruction"]
+'Deal two hole cards to each player, then tap Next.'
+>>> t.apply(t.prepare({"type": "check", "player": "Ann"}))
+Traceback (most recent call last):
+...
+dealer_assist.errors.IllegalActionError: Cannot check now: Deal two hole cards to each player, then tap Next.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from dealer_assist.actions import Action
+from dealer_assist.cards import FULL_DECK
+from dealer_assist.deal import Deal, Totals
+from dealer_assist.errors import IllegalActionError, SetupError
+from dealer_assist.games import Game, game_for
+from dealer_assist.rules import (
+    KINGS_POT_VARIANTS,
+    MAX_CHIPS,
+    PLAYER_RANGE,
+    VARIANT_NAMES,
+    VARIANTS,
+    HouseRules,
+)
+from dealer_assist.views import table_state
+
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """Who sits where and the house rules: fixed when the table is made."""
+
+    variant: str
+    players: tuple[str, ...]
+    stacks: tuple[int, ...]
+    rules: HouseRules
+    name: str = ""
+
+    @classmethod
+    def create(
+        cls, variant: Any, players: Any, rules: Any = None, name: Any = ""
+    ) -> TableSetup:
+        if variant not in VARIANTS:
+            raise SetupError(
+                f"Unknown game {str(variant)[:40]!r}: choose one of {', '.join(VARIANTS)}."
+            )
+        house = HouseRules.for_variant(variant, rules)
+        if not isinstance(name, str) or len(name) > 80:
+            raise SetupError("The table's name must be text of at most 80 characters.")
+        if not isinstance(players, list):
+            raise SetupError("players must be a list of names in seat order.")
+        low, high = PLAYER_RANGE[variant]
+        if not low <= len(players) <= high:
+            raise SetupError(
+                f"{VARIANT_NAMES[variant]} is for {low} to {high} players, not {len(players)}."
+            )
+        names: list[str] = []
+        stacks: list[int] = []
+        for entry in players:
+            stack = house.buy_in
+            if isinstance(entry, dict):
+                extra = set(entry) - {"name", "stack"}
+                if extra:
+                    raise SetupError(f"A player has a name and a stack, not {sorted(extra)[0]}.")
+                stack = entry.get("stack", stack)
+                entry = entry.get("name")
+            if not isinstance(entry, str) or not entry.strip():
+                raise SetupError("Every player needs a name.")
+            entry = " ".join(entry.split())
+            if len(entry) > MAX_NAME:
+                raise SetupError(f"A player's name has at most {MAX_NAME} characters.")
+            if entry.casefold() in (n.casefold() for n in names):
+                raise SetupError(f"Two players are called {entry}: give each a different name.")
+            if isinstance(stack, bool) or not isinstance(stack, int) or not 0 <= stack <= MAX_CHIPS:
+                raise SetupError(f"{entry}'s stack must be a whole number of chips.")
+            names.append(entry)
+            stacks.append(stack)
+        return cls(variant, tuple(names), tuple(stacks), house, name.strip())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant, "name": self.name,
+            "players": [{"name": n, "stack": s} for n, s in zip(self.players, self.stacks,
+                                                               strict=True)],
+            "rules": self.rules.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSetup:
+        return cls.create(data["variant"], data["players"], data["rules"], data.get("name", ""))
+
+
+class Table:
+    """One table's state, as replaying its records gives it."""
+
+    def __init__(
+        self, setup: TableSetup, base: Totals, deal: Deal | None = None,
+        actions: tuple[Action, ...] = (), seq: int = 0, undone: str | None = None,
+        game: Game | None = None,
+    ) -> None:
+        self.setup = setup
+        self.game = game or game_for(setup.variant, setup.rules)
+        self.base = base  # the totals before the current deal
+        self.deal = deal
+        self.actions = actions  # the current deal's records, undos already taken out
+        self.seq = seq  # every record ever taken at this table, undos included
+        self.undone = undone
+
+    # ------------------------------------------------------------------ making
+    @classmethod
+    def create(
+        cls, variant: Any, players: Any, rules: Any = None, name: Any = ""
+    ) -> Table:
+        setup = TableSetup.create(variant, players, rules, name)
+        return cls.from_setup(setup)
+
+    @classmethod
+    def from_setup(cls, setup: TableSetup) -> Table:
+        game = game_for(setup.variant, setup.rules)
+        return cls(setup, game.initial_totals(setup), game=game)
+
+    @classmethod
+    def replay(
+        cls, setup: TableSetup, base: Totals, records: Iterable[Action], seq: int = 0
+    ) -> Table:
+        """The table after ``records`` (undo records included), from ``base`` totals."""
+        table = cls(setup, base, seq=seq)
+        for action in records:
+            table = table.apply(action)
+        return table
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def totals(self) -> Totals:
+        """What the table holds now, as the next deal would start from it."""
+        if self.deal is None:
+            return self.base
+        return self.deal.final_totals()
+
+    def chips(self) -> int:
+        """Every chip at the table: the same before and after every action (R3)."""
+        return self.base.chips() if self.deal is None else self.deal.chips()
+
+    @property
+    def deal_over(self) -> bool:
+        return self.deal is None or (
+            self.deal.result is not None and not self.deal.current_phase.runs_after_result
+        )
+
+    def state(self, *, dealer: bool = False) -> dict[str, Any]:
+        """The state of API.md; ``dealer`` adds what only the dealer may see."""
+        return table_state(self, dealer=dealer)
+
+    def step(self) -> dict[str, Any]:
+        return self.state()["step"]
+
+    # ------------------------------------------------------------------ acting
+    def prepare(self, body: dict[str, Any] | Action) -> Action:
+        """The record to store for ``body``: the shape checked, and a card drawn where the
+        dealer lets the app draw (R51, R56), so replaying it gives the same table."""
+        action = body if isinstance(body, Action) else Action.from_json(body)
+        if action.type == "draw" and action.card is None and self.deal is not None:
+            from dealer_assist.games.twenty_one import draw_candidates_taken
+
+            taken = set(draw_candidates_taken(self.deal))
+            choices = [c for c in FULL_DECK if c not in taken]
+            action = Action(type="draw", player=action.player,
+                            card=choices[secrets.randbelow(len(choices))])
+        return action
+
+    def apply(self, action: Action) -> Table:
+        """The table after ``action``; raises :class:`IllegalActionError` and changes nothing
+        if the rules do not allow it now."""
+        if action.type == "undo":
+            return self.undo()
+        if action.type == "start_deal":
+            if not self.deal_over:
+                raise IllegalActionError("A deal is in play: finish it, or undo, first.")
+            deal = self.game.start(self.setup, self.totals)
+            return Table(self.setup, self.totals, deal, (action,), self.seq + 1, game=self.game)
+        if self.deal is None:
+            raise IllegalActionError("No deal is in play: start a deal first.")
+        deal = self.deal.clone()
+        deal.apply(action)
+        return Table(self.setup, self.base, deal, (*self.actions, action), self.seq + 1,
+                     game=self.game)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is allowed now (pokerkit's ``can_x``)."""
+        try:
+            self.apply(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def undo(self) -> Table:
+        """R8: take back the last action of the current deal, a showdown included."""
+        if self.deal is None or len(self.actions) <= 1:
+            raise IllegalActionError(
+                "Nothing to undo: the deal has just started."
+                if self.deal is not None else "Nothing to undo: no deal has started."
+            )
+        last = self.actions[-1]
+        table = Table(self.setup, self.base, seq=self.seq + 1, game=self.game)
+        for action in self.actions[:-1]:
+            table = table.apply(action)
+        table.seq = self.seq + 1
+        table.undone = describe(last)
+        return table
+
+    @property
+    def kings_pot_game(self) -> bool:
+        return self.setup.variant in KINGS_POT_VARIANTS
+
+
+def describe(action: Action) -> str:
+    """A few words for an action, to show what undo took back."""
+    words = action.type.replace("_", " ")
+    if action.player:
+        words = f"{action.player}: {words}"
+    if action.amount is not None:
+        words += f" {action.amount}"
+    if action.count is not None:
+        words += f" {action.count}"
+    if action.card:
+        words += f" {action.card}"
+    return words
+
+
+def new_table(variant: Any, players: Any, rules: Any = None, name: Any = "") -> Table:
+    """Shorthand for :meth:`Table.create`."""
+    return Table.create(variant, players, rules, name)
+
+
+__all__ = ["IllegalActionError", "SetupError", "Table", "TableSetup", "new_table"]
