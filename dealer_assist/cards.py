@@ -10,10 +10,11 @@ A card is kept in its canonical two-letter form (``"Th"``, ``"As"``); a joker is
 'As'
 >>> parse_cards("As Kd, 7h")
 ['As', 'Kd', '7h']
->>> parse_card("Zz")
-Traceback (most recent call last):
-...
-dealer_assist.errors.BadCardError: "Zz" is not a card: write a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. "Th".
+>>> try:
+...     parse_card("Zz")
+... except BadCardError as err:
+...     print(err)
+"Zz" is not a card: write a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. "Th".
 """
 
 from __future__ import annotations

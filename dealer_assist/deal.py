@@ -260,16 +260,10 @@ class Deal:
 
     def advance(self) -> None:
         """Move past every finished phase, entering the next ones."""
-        while self.result is None or self.current_phase.runs_after_result:
-            phase = self.current_phase
-            if not phase.done(self):
-                return
+        while self.current_phase.done(self) and self.phase < len(self.game.phases) - 1:
             self.phase += 1
             self.turn = None
             self.scratch.pop("phase", None)
-            if self.phase >= len(self.game.phases):
-                self.phase = len(self.game.phases) - 1
-                return
             self.current_phase.enter(self)
 
     def apply(self, action: Action) -> None:
@@ -331,7 +325,7 @@ class Phase:
     kind = "next"
     runs_after_result = False
 
-    def enter(self, deal: Deal) -> None:  # noqa: B027 - most phases need no set-up
+    def enter(self, deal: Deal) -> None:
         """Called when the deal reaches this phase."""
 
     def done(self, deal: Deal) -> bool:
@@ -703,7 +697,12 @@ class BettingPhase(Phase):
         can_raise = can_raise and not p.raise_closed and most > rnd.current
         if can_raise:
             options.append("raise" if rnd.current else "bet")
-            options.append("all_in")
+        within_limit = most <= rnd.current or (can_raise and most <= most_allowed)
+        if most > p.round_bet and within_limit:
+            options.append("all_in")  # in a limit game, only where the limit allows it
+        if to_call and most == p.round_bet:  # cannot stake 1 per card: fold cards (R24)
+            options = ["fold"]
+            what += f"; {p.stack} chips do not make 1 per card: fold cards"
         return {
             "kind": "bet",
             "player": p.name,

@@ -380,7 +380,9 @@ def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
         top = max(kinds, key=_RANK_INDEX.__getitem__) if take else "A"
         chosen = tuple(counts[top][:take]) if take else ()
         return _value(_five_of_a_kind_score(_RANK_INDEX[top]), chosen + tuple(used_wilds))
-    best, best_naturals, best_stands = -1, (), []
+    best = -1
+    best_naturals: tuple[str, ...] = ()
+    best_stands: list[str] = []
     for sub in combinations(naturals, take):
         score, stands = _wild_score(sub, len(used_wilds))
         if score > best:
@@ -430,8 +432,8 @@ def best_two_plus_three(
             score = _evaluate([e0, e1, eb[i], eb[j], eb[k]])
             if score > best:
                 best, best_way = score, way
-        five = [h0, h1, *(board[i] for i in best_way)]
-        return _value(best, _arrange(best, [(c, c) for c in five]))
+        chosen = [h0, h1, *(board[i] for i in best_way)]
+        return _value(best, _arrange(best, [(c, c) for c in chosen]))
     best_five_cards: tuple[str, ...] = ()
     best_stands: list[str] = []
     for i, j, k in ways:

@@ -7,10 +7,8 @@ the old one exactly as it was (R9). Undo (R8) replays the current deal's records
 >>> t = t.apply(t.prepare({"type": "start_deal"}))
 >>> t.state()["step"]["instruction"]
 'Deal two hole cards to each player, then tap Next.'
->>> t.apply(t.prepare({"type": "check", "player": "Ann"}))
-Traceback (most recent call last):
-...
-dealer_assist.errors.IllegalActionError: Cannot check now: Deal two hole cards to each player, then tap Next.
+>>> t.can(t.prepare({"type": "check", "player": "Ann"}))
+False
 """
 
 from __future__ import annotations

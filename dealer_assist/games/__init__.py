@@ -85,6 +85,11 @@ class Game:
         deal.log.append(f"{winner.name} takes {amount}: everyone else folded.")
 
 
+def hand_phrase(name: str) -> str:
+    """A hand's name inside a sentence: "wins with full house, aces full of fours"."""
+    return name[:1].lower() + name[1:]
+
+
 def game_for(variant: str, rules: HouseRules) -> Game:
     from dealer_assist.games.grid_holdem import OffRoadStud, TexasDozen
     from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional

@@ -16,7 +16,7 @@ from dealer_assist.deal import (
     Stake,
 )
 from dealer_assist.errors import IllegalActionError
-from dealer_assist.games import Game
+from dealer_assist.games import Game, hand_phrase
 from dealer_assist.hands import HandValue, best_five
 from dealer_assist.layouts import (
     CELLS_4,
@@ -118,7 +118,7 @@ class GridShowdown(Phase):
         for s in win_seats:
             value, lines = best[s]
             deal.log.append(
-                f"{deal.players[s].name} wins with {value.name} "
+                f"{deal.players[s].name} wins with {hand_phrase(value.name)} "
                 f"({', '.join(line_label(ln) for ln in lines)})."
             )
 

@@ -17,7 +17,7 @@ from dealer_assist.deal import (
     check_turn,
 )
 from dealer_assist.errors import IllegalActionError
-from dealer_assist.games import Game
+from dealer_assist.games import Game, hand_phrase
 from dealer_assist.hands import HandValue, rank_five
 from dealer_assist.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5, line_label
 from dealer_assist.rules import max_cards_per_player
@@ -88,7 +88,9 @@ class BuyPhase(Phase):
         buyers = [p for p in deal.players if p.bought]
         if len(buyers) < 2:  # R29: the deal ends at once; its antes stay in the king's pot
             deal.result = {"payouts": {}, "no_play": True, "winning_lines": []}
-            deal.log.append("Fewer than two players bought cards: the antes stay in the king's pot.")
+            deal.log.append(
+                "Fewer than two players bought cards: the antes stay in the king's pot."
+            )
             deal.phase = len(deal.game.phases) - 1
             for p in buyers:
                 p.status = "out"
@@ -256,13 +258,10 @@ def settle_kings_pot(deal: Deal) -> None:
         line: {"cards": list(v.cards), "hand": v.name, "backed": line in backed}
         for line, v in values.items()
     }
-    deal.result["winners"] = sorted(
-        {deal.players[s].name for s in deal.result.get("winner_seats", [])}
-        | set(deal.result["payouts"])
-    )
+    deal.result["winners"] = [p.name for p in deal.players if deal.result["payouts"].get(p.name)]
     names = ", ".join(line_label(w, kings_pot=True) for w in winning)
     hand = values[winning[0]].name
-    deal.log.append(f"Showdown: {names} wins with {hand}.")
+    deal.log.append(f"Showdown: {names} wins with {hand_phrase(hand)}.")
 
 
 class KingsPot(Game):

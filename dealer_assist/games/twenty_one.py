@@ -8,7 +8,7 @@ from dealer_assist.actions import Action
 from dealer_assist.cards import RANK_NAMES, rank_value
 from dealer_assist.deal import Deal, EndPhase, NextPhase, Phase, Player, RevealPhase, Stake, Totals
 from dealer_assist.errors import IllegalActionError
-from dealer_assist.games import Game
+from dealer_assist.games import Game, hand_phrase
 from dealer_assist.hands import best_two_plus_three
 from dealer_assist.rules import HANDS_PER_GAME
 
@@ -214,7 +214,9 @@ class OthersPayPhase(Phase):
         waiting = self.waiting(deal)
         if not waiting or p.seat != waiting[0].seat:
             whose = waiting[0].name if waiting else "nobody"
-            raise IllegalActionError(f"It is not {p.name}'s turn to {action.type}: it is {whose}'s.")
+            raise IllegalActionError(
+                f"It is not {p.name}'s turn to {action.type}: it is {whose}'s."
+            )
         deal.scratch["phase"]["asked"].append(p.seat)
         if action.type == "pay":
             deal.log.append(pay_one(deal, p))
@@ -336,7 +338,7 @@ class TwentyOneShowdown(Phase):
         self.pay_winners(deal, winners)
         names = " and ".join(deal.players[s].name for s in winners)
         deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
-                        f"{values[winners[0]].name}.")
+                        f"{hand_phrase(values[winners[0]].name)}.")
         self.mark_done(deal)
 
     @staticmethod

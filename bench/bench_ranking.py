@@ -1,0 +1,101 @@
+"""How fast hands are ranked: evaluations per second of dealer_assist.hands.
+
+Run from the repository root: ``python bench/bench_ranking.py [--runs 7] [--hands 20000]``.
+Every run ranks the same pre-dealt hands (fixed seed); the table shows the median run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from dealer_assist.cards import FULL_DECK, JOKERS, is_wild
+from dealer_assist.hands import best_five, best_two_plus_three, rank_five
+
+SEED = 20240607
+
+
+def _deals(rng: random.Random, count: int, size: int, deck: tuple[str, ...]) -> list[list[str]]:
+    return [rng.sample(deck, size) for _ in range(count)]
+
+
+def _with_wild(
+    rng: random.Random, count: int, wilds: str, deck: tuple[str, ...]
+) -> list[list[str]]:
+    """Seven-card deals that hold at least one wild card."""
+    out: list[list[str]] = []
+    while len(out) < count:
+        drawn = rng.sample(deck, 7)
+        if any(is_wild(c, wilds) for c in drawn):
+            out.append(drawn)
+    return out
+
+
+def _rate(call: Callable[[list[str]], object], deals: list[list[str]], runs: int) -> float:
+    """Median evaluations per second over ``runs`` passes through ``deals``."""
+    rates = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for drawn in deals:
+            call(drawn)
+        rates.append(len(deals) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=7, help="passes to take the median of")
+    parser.add_argument("--hands", type=int, default=20_000, help="deals per pass")
+    args = parser.parse_args(argv)
+    rng = random.Random(SEED)
+    n = args.hands
+    joker_deck = FULL_DECK + JOKERS
+
+    cases: list[tuple[str, Callable[[list[str]], object], list[list[str]]]] = [
+        ("rank_five", rank_five, _deals(rng, n, 5, FULL_DECK)),
+        ("best_five, 7 cards", best_five, _deals(rng, n, 7, FULL_DECK)),
+        ("best_five, 9 cards", best_five, _deals(rng, n, 9, FULL_DECK)),
+        (
+            "best_five, 7 cards, jokers (1+ wild)",
+            lambda d: best_five(d, wilds="jokers"),
+            _with_wild(rng, n, "jokers", joker_deck),
+        ),
+        (
+            "best_two_plus_three, no wilds",
+            lambda d: best_two_plus_three(d[:2], d[2:]),
+            _deals(rng, n, 7, FULL_DECK),
+        ),
+        (
+            "best_two_plus_three, jokers (deck of 54)",
+            lambda d: best_two_plus_three(d[:2], d[2:], wilds="jokers"),
+            _deals(rng, n, 7, joker_deck),
+        ),
+        (
+            "best_two_plus_three, jokers (1+ wild)",
+            lambda d: best_two_plus_three(d[:2], d[2:], wilds="jokers"),
+            _with_wild(rng, n, "jokers", joker_deck),
+        ),
+        (
+            "best_two_plus_three, deuces (1+ wild)",
+            lambda d: best_two_plus_three(d[:2], d[2:], wilds="deuces"),
+            _with_wild(rng, n, "deuces", FULL_DECK),
+        ),
+    ]
+
+    print(f"Python {sys.version.split()[0]}, {n} deals per pass, median of {args.runs} passes")
+    print(f"{'function':<42} {'evals/s':>10} {'us/eval':>9} {'8 players, ms':>14}")
+    print("-" * 78)
+    for label, call, deals in cases:
+        rate = _rate(call, deals, args.runs)
+        print(f"{label:<42} {rate:>10,.0f} {1e6 / rate:>9.1f} {8e3 / rate:>14.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+/* dealer-assist: helpers shared by the pages. Plain JavaScript, no build step.
+ * Server text (player names, table names, log lines) only ever goes through textContent. */
+"use strict";
+
+const DA = (() => {
+  const SUIT = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+  const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+  const SUITS = ["s", "h", "d", "c"];
+  const LINE_NAMES = {
+    row1: "Row 1", row2: "Row 2", row3: "Row 3", row4: "Row 4", row5: "Row 5",
+    col1: "Column 1", col2: "Column 2", col3: "Column 3", col4: "Column 4", col5: "Column 5",
+    diag: "Diagonal", anti: "Anti-diagonal", king: "King's hand",
+  };
+  const LINE_RANK = {
+    row1: "A", row2: "2", row3: "3", row4: "4", row5: "5", col1: "6", col2: "7", col3: "8",
+    col4: "9", col5: "T", diag: "J", anti: "Q", king: "K",
+  };
+  const RANK_PLURAL = {
+    A: "aces", 2: "deuces", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
+    8: "eights", 9: "nines", T: "tens", J: "jacks", Q: "queens", K: "kings",
+  };
+  const STATUS_WORDS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
+
+  /* h("div.class#id", {attrs}, children...) builds an element; strings become text nodes. */
+  function h(spec, attrs, ...children) {
+    const m = /^([a-z0-9-]+)?(#[\w-]+)?((?:\.[\w-]+)*)$/i.exec(spec);
+    const el = document.createElement((m && m[1]) || "div");
+    if (m && m[2]) el.id = m[2].slice(1);
+    if (m && m[3]) el.className = m[3].split(".").filter(Boolean).join(" ");
+    if (attrs) {
+      for (const [k, v] of Object.entries(attrs)) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "text") el.textContent = String(v);
+        else if (k === "class") el.className += (el.className ? " " : "") + v;
+        else if (k === "onclick") el.addEventListener("click", v);
+        else if (k === "oninput") el.addEventListener("input", v);
+        else if (k === "onchange") el.addEventListener("change", v);
+        else if (k === "dataset") Object.assign(el.dataset, v);
+        else if (v === true) el.setAttribute(k, "");
+        else el.setAttribute(k, String(v));
+      }
+    }
+    for (const c of children.flat(Infinity)) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return el;
+  }
+
+  function clear(el) {
+    while (el.firstChild) el.removeChild(el.firstChild);
+    return el;
+  }
+
+  function rankText(r) {
+    return r === "T" ? "10" : r;
+  }
+
+  /* Normalise what a dealer types: "10h", "as", "A♠", "k" -> "Th", "As", "As", "K". */
+  function parseCard(text, { rankOnly = false } = {}) {
+    let t = String(text).trim();
+    if (!t) return null;
+    t = t.replace(/\u2660|\u2664/g, "s").replace(/\u2665|\u2661/g, "h")
+      .replace(/\u2666|\u2662/g, "d").replace(/\u2663|\u2667/g, "c");
+    const u = t.toUpperCase();
+    if (/^X[12]$/.test(u)) return u;
+    const m = /^(10|[2-9TJQKA])([SHDC])?$/.exec(u);
+    if (!m) return null;
+    const r = m[1] === "10" ? "T" : m[1];
+    if (!m[2]) return rankOnly ? r : null;
+    return r + m[2].toLowerCase();
+  }
+
+  /* "As Kd 10h" -> {cards: ["As","Kd","Th"], bad: []} */
+  function parseCards(text, opts) {
+    const words = String(text).replace(/[,;]/g, " ").split(/\s+/).filter(Boolean);
+    const cards = [];
+    const bad = [];
+    for (const w of words) {
+      const c = parseCard(w, opts);
+      if (c) cards.push(c);
+      else bad.push(w);
+    }
+    return { cards, bad };
+  }
+
+  function cardWords(card) {
+    if (!card) return "";
+    if (card[0] === "X") return "Joker";
+    const r = rankText(card[0]);
+    return card.length > 1 ? `${r} of ${SUIT_NAME[card[1]]}` : r;
+  }
+
+  /* A playing card: a small white card with its rank and a red or black suit. */
+  function cardEl(card, extra) {
+    const cls = extra ? `.${extra.split(" ").join(".")}` : "";
+    if (!card) return h(`span.card.back${cls}`, { "aria-label": "face down" });
+    if (card === "up") return h(`span.card.unknown${cls}`, { "aria-label": "turned, not entered" }, "?");
+    if (card[0] === "X") return h(`span.card.joker${cls}`, { "aria-label": "Joker" }, h("span.rank", { text: "J" }), h("span.suit", { text: "\u2605" }));
+    const r = card[0];
+    const s = card[1];
+    const color = s === "h" || s === "d" ? "red" : s ? "black" : "nosuit";
+    return h(`span.card.face.${color}${cls}`, { "aria-label": cardWords(card), title: cardWords(card), dataset: { card } },
+      h("span.rank", { text: rankText(r) }), s ? h("span.suit", { text: SUIT[s] }) : null);
+  }
+
+  function cardRow(cards, extra) {
+    return h("span.cards", null, (cards || []).map((c) => cardEl(c, extra)));
+  }
+
+  function lineName(line, kingsPot) {
+    const name = LINE_NAMES[line] || line;
+    if (kingsPot && LINE_RANK[line]) return `${name} (${RANK_PLURAL[LINE_RANK[line]]})`;
+    return name;
+  }
+
+  function isKingsPot(variant) {
+    return variant === "kings_pot" || variant === "kings_pot_optional";
+  }
+
+  function chips(n) {
+    return Number(n || 0).toLocaleString("en-US");
+  }
+
+  /* The grid as laid on the table: 5x5, 4x4, or 21 Hand Hold'em's five-card board. */
+  function gridEl(state, opts = {}) {
+    const grid = state.grid;
+    if (!grid) return h("div");
+    const result = state.result || {};
+    const winning = new Set();
+    for (const line of result.winning_lines || []) {
+      for (const c of (grid.lines && grid.lines[line]) || []) winning.add(c);
+    }
+    const highlight = new Set(grid.highlight || []);
+    for (const c of opts.extraHighlight || []) highlight.add(c);
+    const pending = opts.pending || {};
+    if (!grid.size) {
+      const board = h("div.board", { role: "group", "aria-label": "Board" });
+      const names = ["b1", "b2", "b3", "b4", "b5"];
+      names.forEach((c, i) => {
+        const v = (grid.board || [])[i] ?? grid.cells[c];
+        const cell = h("div.cell", { dataset: { cell: c } },
+          cardEl(pending[c] || v), h("span.mark", { text: i < 3 ? "Flop" : i === 3 ? "Turn" : "River" }));
+        if (highlight.has(c)) cell.classList.add("highlight");
+        if (pending[c]) cell.classList.add("pending");
+        board.append(cell);
+      });
+      return board;
+    }
+    const el = h(`div.grid.size${grid.size}`, { role: "grid", "aria-label": `${grid.size} by ${grid.size} grid` });
+    for (let r = 1; r <= grid.size; r++) {
+      for (let col = 1; col <= grid.size; col++) {
+        const c = `r${r}c${col}`;
+        const v = grid.cells[c];
+        const cell = h("div.cell", { dataset: { cell: c }, role: "gridcell", "aria-label": c },
+          cardEl(pending[c] || v), h("span.mark", { text: (grid.marks || {})[c] || "" }));
+        if (highlight.has(c)) cell.classList.add("highlight");
+        if (pending[c]) cell.classList.add("pending");
+        if (winning.has(c)) cell.classList.add("win");
+        if (v === null || v === undefined) cell.classList.add("down");
+        if (opts.onCell) cell.addEventListener("click", () => opts.onCell(c));
+        el.append(cell);
+      }
+    }
+    return el;
+  }
+
+  function potsEl(state) {
+    const el = h("div.pots");
+    const kings = isKingsPot(state.variant);
+    const pots = state.pots || [];
+    if (pots.length) {
+      pots.forEach((p, i) => {
+        el.append(h("div.pot", { dataset: { pot: i } },
+          h("span.pot-label", { text: i === 0 ? "Main pot" : `Side pot ${i}` }),
+          h("span.pot-amount", { text: chips(p.amount) }),
+          h("span.pot-eligible", { text: (p.eligible || []).join(", ") })));
+      });
+    } else {
+      el.append(h("div.pot.empty", null, h("span.pot-label", { text: "Pot" }),
+        h("span.pot-amount", { text: chips(state.pot_total) })));
+    }
+    if (kings) {
+      el.append(h("div.pot.kings#kings-pot", null, h("span.pot-label", { text: "King's pot" }),
+        h("span.pot-amount", { text: chips(state.kings_pot) })));
+    }
+    if (state.variant === "twenty_one_hand_holdem") {
+      el.append(h("div.pot.bank#bank", null, h("span.pot-label", { text: "Bank" }),
+        h("span.pot-amount", { text: chips(state.bank) })));
+    }
+    if (state.carried && !pots.length) {
+      el.append(h("div.pot.carried", null, h("span.pot-label", { text: "Carried" }),
+        h("span.pot-amount", { text: chips(state.carried) })));
+    }
+    return el;
+  }
+
+  function statusWord(p) {
+    return STATUS_WORDS[p.status] || p.status;
+  }
+
+  /* The result of a deal: who takes what, winning lines, every hand. */
+  function resultEl(state) {
+    const res = state.result;
+    if (!res) return null;
+    const kings = isKingsPot(state.variant);
+    const el = h("section.result#result", { "aria-label": "Result" });
+    el.append(h("h2", { text: res.game_winner ? "Game over" : "Result" }));
+    const pay = Object.entries(res.payouts || {}).filter(([, v]) => v > 0);
+    const payList = h("ul.payouts");
+    for (const [name, amount] of pay) {
+      payList.append(h("li", { dataset: { player: name } }, h("span.who", { text: name }),
+        h("span.takes", { text: ` takes ${chips(amount)}` })));
+    }
+    if (!pay.length) {
+      payList.append(h("li.none", { text: res.no_play ? "Fewer than two players bought cards: the antes stay in the king's pot." : "Nobody takes chips this deal." }));
+    }
+    el.append(payList);
+    if (res.kings_pot_won) el.append(h("p.kings-won", { text: `The king's hand wins: the king's pot of ${chips(res.kings_pot_won)} is shared.` }));
+    if ((res.winning_lines || []).length) {
+      const words = res.winning_lines.map((l) => lineName(l, kings)).join(" and ");
+      let hand = "";
+      if (kings && res.lines && res.lines[res.winning_lines[0]]) hand = ` with ${res.lines[res.winning_lines[0]].hand}`;
+      el.append(h("p.winning#winning-lines", { text: `Winning line${res.winning_lines.length > 1 ? "s" : ""}: ${words}${hand}` }));
+    }
+    if (kings && res.lines) {
+      const table = h("table.lines");
+      table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }))));
+      const body = h("tbody");
+      for (const [line, info] of Object.entries(res.lines)) {
+        const tr = h("tr", { dataset: { line } },
+          h("td.line-name", { text: lineName(line, true) }),
+          h("td", null, cardRow(info.cards, "small")),
+          h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }));
+        if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
+        if (!info.backed) tr.classList.add("unbacked");
+        body.append(tr);
+      }
+      table.append(body);
+      el.append(table);
+    }
+    if (res.hands) {
+      const list = h("ul.hands");
+      for (const [name, info] of Object.entries(res.hands)) {
+        const winner = (res.winners || []).includes(name);
+        const lines = (info.lines || []).map((l) => lineName(l, false)).join(", ");
+        list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
+          h("span.who", { text: name }), cardRow(info.cards, "small"),
+          h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
+      }
+      el.append(list);
+    }
+    if (res.standings) {
+      const list = h("ol.standings");
+      for (const s of res.standings) list.append(h("li", null, h("span.who", { text: s.name }), h("span.takes", { text: ` ${chips(s.chips)} chips` })));
+      el.append(list);
+    }
+    return el;
+  }
+
+  function logEl(state, count) {
+    const lines = (state.log || []).slice(-count).reverse();
+    const el = h("ol.log#log");
+    for (const line of lines) el.append(h("li", { text: line }));
+    if (!lines.length) el.append(h("li.muted", { text: "No actions yet." }));
+    return el;
+  }
+
+  function tokenKey(tableId) {
+    return `dealer-assist:token:${tableId}`;
+  }
+
+  /* Live updates: join the table's room; a state is shown only if it is not older. */
+  function connectLive({ tableId, token, onState, onStatus }) {
+    if (typeof io !== "function") {
+      onStatus("offline");
+      return null;
+    }
+    const socket = io({ transports: ["websocket", "polling"] });
+    const join = () => socket.emit("join", token ? { table: tableId, token } : { table: tableId });
+    socket.on("connect", () => { onStatus("live"); join(); });
+    socket.on("disconnect", () => onStatus("reconnecting"));
+    socket.on("connect_error", () => onStatus("reconnecting"));
+    socket.io.on("reconnect_attempt", () => onStatus("reconnecting"));
+    socket.on("state", (s) => onState(s));
+    socket.rejoin = join;
+    return socket;
+  }
+
+  async function fetchState(tableId, token) {
+    const headers = token ? { Authorization: `Bearer ${token}` } : {};
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}`, { headers, cache: "no-store" });
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    return r.json();
+  }
+
+  return {
+    h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, isKingsPot,
+    chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState,
+    RANKS, SUITS, SUIT, LINE_NAMES,
+  };
+})();
