@@ -379,7 +379,8 @@ class NextPhase(Phase):
         self.mark_done(deal)
 
     def step(self, deal: Deal) -> dict[str, Any]:
-        return {"kind": "next", "player": None, "instruction": f"{self.instruction}, then tap Next."}
+        return {"kind": "next", "player": None,
+                "instruction": f"{self.instruction}, then tap Next."}
 
 
 class RevealPhase(Phase):

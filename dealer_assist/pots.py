@@ -4,8 +4,8 @@ A *stake* is a betting seat: a live card in King's Pot (R24), a player in the ot
 
 >>> [(p.amount, p.eligible) for p in layer_pots([10, 4, 10], [True, True, True])]
 [(12, (0, 1, 2)), (12, (0, 2))]
->>> split(7, [2, 0], seats=3, first_seat=1)
-({0: 3, 2: 4}, 0)
+>>> split(7, [2, 0], seats=3, first_seat=1)  # the odd chip goes to seat 2, first from seat 1
+({2: 4, 0: 3}, 0)
 """
 
 from __future__ import annotations
