@@ -23,6 +23,9 @@ def unused_cards(table: Table) -> list[str]:
     deal = table.deal
     known = set(deal.known_cards()) if deal is not None else set()
     cards = [c for c in FULL_DECK if c not in known]
+    if deal is not None:  # a card recorded by rank alone still took one card of that rank
+        for rank in (c for p in deal.players for c in p.cards if len(c) == 1):
+            cards.remove(next(c for c in cards if c[0] == rank))
     if table.setup.rules.wilds == "jokers":
         cards += [j for j in JOKERS if j not in known]
     return cards

@@ -30,6 +30,8 @@ class BuyPhase(Phase):
 
     def enter(self, deal: Deal) -> None:
         deal.turn = self.next_buyer(deal, deal.left_of_dealer)
+        if deal.turn is None:  # nobody can pay for a card: the deal ends at once (R29)
+            self.finish(deal)
 
     def next_buyer(self, deal: Deal, start: int) -> int | None:
         for p in deal.seats_from(start):

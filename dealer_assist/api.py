@@ -1,0 +1,198 @@
+"""The JSON API of shared/API.md: tables, actions, state and history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from dealer_assist import storage
+from dealer_assist.app import base_url, get_db, get_store
+from dealer_assist.auth import bearer_token, hash_token, new_table_id, new_token, token_matches
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.table import Table, TableSetup
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+TABLE_FIELDS = {"name", "variant", "players", "rules"}
+
+
+class ApiError(Exception):
+    """A refusal: its sentence and HTTP status, and maybe more fields for the body."""
+
+    def __init__(self, status: int, sentence: str, **extra: Any) -> None:
+        super().__init__(sentence)
+        self.status = status
+        self.sentence = sentence
+        self.extra = extra
+
+
+@bp.errorhandler(ApiError)
+def api_error(err: ApiError) -> ResponseReturnValue:
+    response = jsonify({"error": err.sentence, **err.extra})
+    response.status_code = err.status
+    if err.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="dealer-assist"'
+    return response
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """The body as a JSON object, or a 400 that says what is wrong with it."""
+    if not raw.strip():
+        raise ApiError(400, 'The body is empty: send a JSON object such as {"type": "next"}.')
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "The body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, 'The body must be a JSON object such as {"type": "next"}.')
+    return body
+
+
+def public_state(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
+    """The core's state with the table's id, as every answer and event carries it."""
+    return {"id": table_id, **table.state(dealer=dealer)}
+
+
+def table_urls(table_id: str, token: str | None = None) -> dict[str, str]:
+    base = base_url()
+    urls = {"join_url": f"{base}/t/{table_id}", "qr_url": f"{base}/t/{table_id}/qr.svg"}
+    if token is not None:
+        urls["dealer_url"] = f"{base}/t/{table_id}/dealer#token={token}"
+    return urls
+
+
+def find_table(table_id: str) -> dict[str, Any]:
+    """The table's row, or a 404."""
+    row = storage.table_row(get_db(), table_id)
+    if row is None:
+        raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+    return row
+
+
+def is_dealer(row: dict[str, Any]) -> bool:
+    """Whether the request carries this table's dealer token; a wrong one is a 401."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return False
+    if not token_matches(bearer_token(header), row["token_hash"]):
+        raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
+    return True
+
+
+def load(table_id: str) -> Table:
+    table = get_store().load(get_db(), table_id)
+    if table is None:
+        raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+    return table
+
+
+# --------------------------------------------------------------------------- tables
+@bp.post("/tables")
+def create_table() -> ResponseReturnValue:
+    body = json_object(request.get_data())
+    unknown = sorted(set(body) - TABLE_FIELDS)
+    if unknown:
+        raise ApiError(400, f"A new table has no field {unknown[0][:40]!r}: give "
+                            "name, variant, players and rules.")
+    try:
+        setup = TableSetup.create(body.get("variant"), body.get("players"), body.get("rules"),
+                                  body.get("name", ""))
+    except DealerAssistError as err:
+        raise ApiError(400, str(err)) from None
+    table_id, token = new_table_id(), new_token()
+    storage.insert_table(get_db(), table_id, setup, hash_token(token))
+    table = load(table_id)
+    out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
+           "state": public_state(table_id, table, dealer=True)}
+    response = jsonify(out)
+    response.status_code = 201
+    response.headers["Location"] = f"/api/tables/{table_id}"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/tables")
+def list_tables() -> ResponseReturnValue:
+    return jsonify(storage.list_tables(get_db()))
+
+
+@bp.get("/tables/<table_id>")
+def get_table(table_id: str) -> ResponseReturnValue:
+    row = find_table(table_id)
+    dealer = is_dealer(row)
+    response = jsonify(public_state(table_id, load(table_id), dealer=dealer))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --------------------------------------------------------------------------- actions
+def expected_seq(body: dict[str, Any]) -> int | None:
+    value = body.get("expect_seq")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ApiError(400, f"expect_seq must be the whole number seq you saw, not {value!r}.")
+    return value
+
+
+def take_action(table_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], Table]:
+    """Apply and store ``body``; returns ``({"seq", "state"}, table)`` or raises ApiError.
+    The live events are sent by the caller, after the commit."""
+    expect = expected_seq(body)
+    try:
+        accepted = get_store().act(get_db(), table_id, body, expect_seq=expect)
+    except DealerAssistError as err:
+        raise ApiError(400, str(err)) from None
+    except storage.StaleTableError as err:
+        table = load(table_id)
+        sentence = str(err) if expect is not None else (
+            "Another device acted on this table at the same moment: look again and retry.")
+        raise ApiError(409, sentence, seq=table.seq,
+                       state=public_state(table_id, table, dealer=True)) from None
+    table = accepted.table
+    return {"seq": table.seq, "state": public_state(table_id, table, dealer=True)}, table
+
+
+@bp.post("/tables/<table_id>/actions")
+def post_action(table_id: str) -> ResponseReturnValue:
+    row = find_table(table_id)
+    if not is_dealer(row):
+        raise ApiError(401, "Only the dealer acts: send the dealer token "
+                            "(Authorization: Bearer <token>).")
+    body = json_object(request.get_data())
+    answer, table = take_action(table_id, body)
+    from dealer_assist.live import broadcast
+
+    broadcast(table_id, table)
+    return jsonify(answer)
+
+
+# --------------------------------------------------------------------------- history
+@bp.get("/tables/<table_id>/deals")
+def list_deals(table_id: str) -> ResponseReturnValue:
+    find_table(table_id)
+    return jsonify(storage.list_deals(get_db(), table_id))
+
+
+@bp.get("/tables/<table_id>/deals/<int:number>")
+def get_deal(table_id: str, number: int) -> ResponseReturnValue:
+    dealer = is_dealer(find_table(table_id))
+    deal = storage.get_deal(get_db(), table_id, number)
+    if deal is None:
+        raise ApiError(404, f"Table {table_id} has no deal {number}.")
+    if deal["finished"] is None and not dealer:
+        deal["actions"] = [hide_cards(entry) for entry in deal["actions"]]
+    return jsonify(deal)
+
+
+def hide_cards(entry: dict[str, Any]) -> dict[str, Any]:
+    """While a deal is in play, the cards dealt to King's Pot players are face down: the
+    public history shows how many, as the public state does, not which."""
+    action = entry["action"]
+    if action.get("type") != "deal_cards" or not action.get("cards"):
+        return entry
+    return {**entry, "action": {**action, "cards": ["?"] * len(action["cards"])}}
+

@@ -1,0 +1,152 @@
+"""The Flask application: ``create_app`` wires storage, the API, the pages and Socket.IO.
+
+>>> app = create_app(db_path="tables.db", testing=True)  # doctest: +SKIP
+>>> socketio = get_socketio(app)  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, g, jsonify, request
+from flask.typing import ResponseReturnValue
+from flask_socketio import SocketIO
+from sqlite_utils import Database
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from dealer_assist import storage
+
+MAX_BODY_BYTES = 64 * 1024
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'"
+)
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def asset_dir(name: str) -> Path:
+    """``templates`` or ``static``: inside the package in an installed wheel, beside it (the
+    repository's top-level folders) in a source checkout or an editable install."""
+    for candidate in (PACKAGE_DIR / name, PACKAGE_DIR.parent / name):
+        if candidate.is_dir():
+            return candidate
+    return PACKAGE_DIR / name
+
+
+def create_app(
+    db_path: str | Path | None = None, *, testing: bool = False,
+    config: dict[str, Any] | None = None,
+) -> Flask:
+    """The app, its database at ``db_path`` (made and migrated here) and its SocketIO
+    instance (:func:`get_socketio`)."""
+    app = Flask(
+        __name__,
+        template_folder=str(asset_dir("templates")),
+        static_folder=str(asset_dir("static")),
+        static_url_path="/static",
+    )
+    app.config.update(
+        DATABASE=str(db_path) if db_path is not None else None,
+        TESTING=testing,
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        PUBLIC_URL=None,  # e.g. "http://192.168.1.20:5000": the base of join and dealer URLs
+        LAN_URL=None,  # used instead of a loopback address the page was opened on
+    )
+    if config:
+        app.config.update(config)
+    if not app.config["DATABASE"]:
+        raise ValueError("create_app needs db_path: the SQLite file that keeps the tables.")
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the state's own order
+    storage.init_db(app.config["DATABASE"])
+    app.extensions["dealer_assist.store"] = storage.TableStore()
+
+    from dealer_assist.api import bp as api_bp
+    from dealer_assist.live import register_events
+    from dealer_assist.pages import bp as pages_bp
+
+    app.register_blueprint(api_bp)
+    app.register_blueprint(pages_bp)
+    app.teardown_appcontext(close_db)
+    app.after_request(security_headers)
+    app.register_error_handler(HTTPException, http_error)
+
+    socketio = SocketIO(app, async_mode="threading")
+    app.extensions["dealer_assist.socketio"] = socketio
+    register_events(socketio)
+    return app
+
+
+def get_socketio(app: Flask) -> SocketIO:
+    return app.extensions["dealer_assist.socketio"]
+
+
+def get_store() -> storage.TableStore:
+    return current_app.extensions["dealer_assist.store"]
+
+
+def get_db() -> Database:
+    """This request's (or Socket.IO event's) connection, closed at teardown."""
+    if "db" not in g:
+        g.db = storage.connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+def base_url() -> str:
+    """Where phones reach this server: ``PUBLIC_URL`` if set, else the address this request
+    came to, except that a loopback address (the host's own browser) is swapped for the LAN
+    address the CLI found, which phones can reach."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return str(public).rstrip("/")
+    base = request.host_url.rstrip("/")
+    lan = current_app.config.get("LAN_URL")
+    if lan and is_loopback(request.host):
+        return str(lan).rstrip("/")
+    return base
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a Host header: name or address, maybe a port) is this machine."""
+    name = urlsplit(f"//{host}").hostname or ""
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def security_headers(response: Response) -> Response:
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    if response.mimetype in ("text/html", "image/svg+xml"):
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    return response
+
+
+ERROR_SENTENCES = {
+    400: "The request could not be read.",
+    404: "There is nothing at this address.",
+    405: "This address does not take that method.",
+    413: f"The request is too large: a body has at most {MAX_BODY_BYTES // 1024} KB.",
+}
+
+
+def http_error(err: HTTPException) -> ResponseReturnValue:
+    """Errors under /api, and every body-too-large, answer JSON with a sentence."""
+    code = err.code or 500
+    if request.path.startswith("/api/") or code == 413:
+        return jsonify(error=ERROR_SENTENCES.get(code, err.description or "Error.")), code
+    return err

@@ -1,0 +1,129 @@
+"""``dealer-assist``: serve the app on the local network.
+
+``dealer-assist`` alone is ``dealer-assist serve`` with the defaults: every address of this
+machine, port 5000, and the database in the user's data folder. On start it prints the address
+phones open, a QR code of it, and where the database is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from platformdirs import user_data_dir
+
+from dealer_assist.qr import print_qr
+
+DEFAULT_HOST = "0.0.0.0"
+DEFAULT_PORT = 5000
+DB_NAME = "dealer-assist.db"
+
+
+def default_db() -> Path:
+    return Path(user_data_dir("dealer-assist", appauthor=False)) / DB_NAME
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dealer-assist",
+        description="Run live poker-variant home games from a tablet; players follow on "
+                    "their phones.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the app (the default command)")
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help=f"address to listen on (default {DEFAULT_HOST}: every address)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT,
+                       help=f"port (default {DEFAULT_PORT})")
+    serve.add_argument("--db", type=Path, default=None,
+                       help=f"the SQLite file that keeps every table (default {default_db()})")
+    return parser
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """``dealer-assist [--host H ...]`` is ``dealer-assist serve [--host H ...]``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in ("serve", "-h", "--help"):
+        args.insert(0, "serve")
+    return build_parser().parse_args(args)
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, found without sending anything: a UDP
+    socket's ``connect`` only picks the route (no packet leaves); failing that, the host
+    name's address; failing that, loopback."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        address = probe.getsockname()[0]
+        if address and not ipaddress.ip_address(address).is_unspecified:
+            return address
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    try:
+        address = socket.gethostbyname(socket.gethostname())
+        if address:
+            return address
+    except OSError:
+        pass
+    return "127.0.0.1"
+
+
+def public_host(host: str) -> str:
+    """The address to show for ``--host``: the LAN address when listening on every one."""
+    if host in ("0.0.0.0", "::", ""):
+        return lan_address()
+    return host
+
+
+def url_for_host(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+def announce(url: str, db_path: Path, out: TextIO) -> None:
+    out.write(f"Dealer Assist is running. Open {url}/ on the tablet; players scan:\n")
+    print_qr(url + "/", out)
+    out.write(f"Address: {url}/\n")
+    out.write(f"Database: {db_path}\n")
+    out.write("Stop with Ctrl+C.\n")
+    out.flush()
+
+
+def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout) -> None:
+    from dealer_assist.app import create_app, get_socketio
+
+    db_path = (db_path or default_db()).expanduser().resolve()
+    url = url_for_host(public_host(host), port)
+    config = {"LAN_URL": url} if host in ("0.0.0.0", "::", "") else {"PUBLIC_URL": url}
+    app = create_app(db_path=db_path, config=config)
+    announce(url, db_path, out)
+    get_socketio(app).run(app, host=host, port=port, allow_unsafe_werkzeug=True,
+                          use_reloader=False, log_output=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if not 0 < args.port < 65536:
+        print(f"dealer-assist: the port must be from 1 to 65535, not {args.port}.",
+              file=sys.stderr)
+        return 2
+    try:
+        serve(args.host, args.port, args.db)
+    except KeyboardInterrupt:
+        return 0
+    except OSError as err:  # the port is taken, the database folder cannot be made...
+        print(f"dealer-assist: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

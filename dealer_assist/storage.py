@@ -1,0 +1,388 @@
+"""The SQLite file that keeps every table, deal and action record: a thin layer on sqlite-utils.
+
+Nothing is ever rewritten: an accepted action is a new row in ``actions``; a table's state is
+what replaying its records gives. Each deal has a row in ``deals`` holding the totals the deal
+started from (``base_json``) and the seq of its ``start_deal`` record (``start_seq``), so that
+bringing a table back costs one deal's replay, however old the table is.
+
+Writes run in explicit ``BEGIN IMMEDIATE`` transactions (:func:`write_transaction`), so two
+writers, in one process or in two, never both append at the same seq: the second waits for the
+first's lock, then sees the first's record. ``UNIQUE(table_id, seq)`` stands behind that.
+
+The schema is built by the migrations in :data:`MIGRATIONS`, run by :func:`migrate` on start;
+a later issue adds a step by appending a function to that list.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from dealer_assist.actions import Action
+from dealer_assist.deal import Totals
+from dealer_assist.rules import KINGS_POT_VARIANTS
+from dealer_assist.table import Table, TableSetup
+
+MAX_TABLE_ID = 64  # ids are 8 characters; anything much longer is no table
+BUSY_TIMEOUT_SECONDS = 15.0  # how long a writer waits for another writer's lock
+
+
+class StaleTableError(Exception):
+    """Another writer took this seq first (the caller answers 409)."""
+
+
+def now() -> str:
+    """The time as stored: ISO 8601, UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --------------------------------------------------------------------------- connecting
+def connect(path: str | Path) -> Database:
+    """A connection to the database file at ``path`` (made with its folder if missing)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
+    db = Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    # WAL lets the phones' reads run beside the dealer's writes. synchronous=FULL: WAL with
+    # NORMAL never loses a commit when the process dies (kill -9), but can lose the last few
+    # on a power cut or an OS crash, which a laptop on battery at a card table may well meet.
+    # FULL syncs the log on every commit: one fsync per dealer tap, a cost nobody notices,
+    # and an acknowledged action is then on disk whatever stops the machine.
+    db.execute("PRAGMA synchronous = FULL")
+    return db
+
+
+def enable_wal(db: Database) -> None:
+    """WAL mode is stored in the file: set once, when the database is made or opened first."""
+    db.enable_wal()
+
+
+@contextlib.contextmanager
+def write_transaction(db: Database) -> Iterator[Database]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``: takes the write lock at once, so what is read
+    inside is what the write goes onto; rolls back on any error."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+        db.execute("COMMIT")
+    except BaseException:
+        db.rollback()
+        raise
+
+
+@contextlib.contextmanager
+def read_transaction(db: Database) -> Iterator[Database]:
+    """A consistent snapshot for several reads (WAL readers never block the writer)."""
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.rollback()
+
+
+# --------------------------------------------------------------------------- schema
+def _schema_1(db: Database) -> None:
+    db["tables"].create(
+        {"id": str, "name": str, "variant": str, "setup_json": str, "token_hash": str,
+         "created": str},
+        pk="id", not_null={"name", "variant", "setup_json", "token_hash", "created"},
+    )
+    db.execute("""
+        CREATE TABLE actions (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            seq INTEGER NOT NULL,
+            deal_number INTEGER NOT NULL,
+            record_json TEXT NOT NULL,
+            created TEXT NOT NULL,
+            UNIQUE (table_id, seq)
+        )""")
+    db.execute("""
+        CREATE TABLE deals (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            number INTEGER NOT NULL,
+            start_seq INTEGER NOT NULL,
+            base_json TEXT NOT NULL,
+            dealer TEXT,
+            started TEXT NOT NULL,
+            finished TEXT,
+            result_json TEXT,
+            kings_pot_after INTEGER,
+            UNIQUE (table_id, number)
+        )""")
+
+
+MIGRATIONS: list[tuple[str, Callable[[Database], None]]] = [
+    ("tables, actions and deals", _schema_1),
+]
+
+
+def schema_version(db: Database) -> int:
+    if "schema_version" not in db.table_names():
+        return 0
+    row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return int(row[0] or 0)
+
+
+def migrate(db: Database) -> int:
+    """Bring the schema up to date, one transaction a step; returns the version. Safe when
+    two processes start on one file at once: each step re-reads the version under the lock."""
+    enable_wal(db)
+    for version, (name, step) in enumerate(MIGRATIONS, start=1):
+        with write_transaction(db):
+            if "schema_version" not in db.table_names():
+                db.execute(
+                    "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                    " applied TEXT NOT NULL)"
+                )
+            if schema_version(db) >= version:
+                continue
+            step(db)
+            db.execute("INSERT INTO schema_version (version, name, applied) VALUES (?, ?, ?)",
+                       [version, name, now()])
+    return schema_version(db)
+
+
+def init_db(path: str | Path) -> None:
+    """Make or update the database file at ``path``."""
+    db = connect(path)
+    try:
+        migrate(db)
+    finally:
+        db.close()
+
+
+# --------------------------------------------------------------------------- tables
+def insert_table(db: Database, table_id: str, setup: TableSetup, token_hash: str) -> None:
+    with write_transaction(db):
+        db["tables"].insert({
+            "id": table_id, "name": setup.name, "variant": setup.variant,
+            "setup_json": json.dumps(setup.to_json()), "token_hash": token_hash,
+            "created": now(),
+        })
+
+
+def table_row(db: Database, table_id: str) -> dict[str, Any] | None:
+    """The table's row (``token_hash`` included: never send it), or None."""
+    if len(table_id) > MAX_TABLE_ID:
+        return None
+    rows = list(db.query("SELECT * FROM tables WHERE id = ?", [table_id]))
+    return rows[0] if rows else None
+
+
+def list_tables(db: Database) -> list[dict[str, Any]]:
+    """Every table, newest first: id, name, variant, created and the number of deals."""
+    return list(db.query("""
+        SELECT t.id, t.name, t.variant, t.created, COUNT(d.number) AS deals
+        FROM tables t LEFT JOIN deals d ON d.table_id = t.id
+        GROUP BY t.id ORDER BY t.created DESC, t.rowid DESC"""))
+
+
+def last_seq(db: Database, table_id: str) -> int:
+    row = db.execute("SELECT MAX(seq) FROM actions WHERE table_id = ?", [table_id]).fetchone()
+    return int(row[0] or 0)
+
+
+def setup_of(row: dict[str, Any]) -> TableSetup:
+    return TableSetup.from_json(json.loads(row["setup_json"]))
+
+
+def load_table(db: Database, setup: TableSetup, table_id: str) -> Table:
+    """The table as its records leave it: the last deal's base totals, then that deal's
+    records replayed (undo records included). Call inside a transaction."""
+    deal = db.execute(
+        "SELECT start_seq, base_json FROM deals WHERE table_id = ? ORDER BY number DESC LIMIT 1",
+        [table_id],
+    ).fetchone()
+    if deal is None:
+        return Table.from_setup(setup)
+    start_seq, base_json = deal
+    records = [
+        Action.from_json(json.loads(text)) for (text,) in db.execute(
+            "SELECT record_json FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
+            [table_id, start_seq],
+        )
+    ]
+    return Table.replay(setup, Totals.from_json(json.loads(base_json)), records,
+                        seq=start_seq - 1)
+
+
+def append_action(
+    db: Database, table_id: str, before: Table, after: Table, action: Action
+) -> None:
+    """Store ``action``, which took ``before`` to ``after``, and bring the deal's row up to
+    date. Call inside :func:`write_transaction`; raises :class:`StaleTableError` if the seq
+    is taken."""
+    deal = after.deal
+    assert deal is not None and after.seq == before.seq + 1
+    stamp = now()
+    number = deal.totals.deal_number
+    try:
+        db.execute(
+            "INSERT INTO actions (table_id, seq, deal_number, record_json, created)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [table_id, after.seq, number, json.dumps(action.to_json()), stamp],
+        )
+        if action.type == "start_deal":
+            db.execute(
+                "INSERT INTO deals (table_id, number, start_seq, base_json, started)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [table_id, number, after.seq, json.dumps(before.totals.to_json()), stamp],
+            )
+    except sqlite3.IntegrityError as err:
+        raise StaleTableError(str(err)) from None
+    state = after.state()
+    kings = after.setup.variant in KINGS_POT_VARIANTS
+    db.execute(
+        "UPDATE deals SET dealer = ?, result_json = ?,"
+        " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
+        " kings_pot_after = ? WHERE table_id = ? AND number = ?",
+        [state["dealer"], json.dumps(deal.result) if deal.result is not None else None,
+         after.deal_over, stamp, after.totals.kings_pot if kings else None, table_id, number],
+    )
+
+
+# --------------------------------------------------------------------------- history
+def _deal_out(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "number": row["number"], "dealer": row["dealer"], "started": row["started"],
+        "finished": row["finished"], "start_seq": row["start_seq"],
+        "result": json.loads(row["result_json"]) if row["result_json"] else None,
+        "kings_pot_after": row["kings_pot_after"],
+    }
+
+
+def list_deals(db: Database, table_id: str) -> list[dict[str, Any]]:
+    """The table's deals in order: number, dealer, started, finished, start_seq, result and
+    kings_pot_after (None outside King's Pot)."""
+    return [_deal_out(row) for row in db.query(
+        "SELECT * FROM deals WHERE table_id = ? ORDER BY number", [table_id])]
+
+
+def deal_base(db: Database, table_id: str, number: int) -> Totals | None:
+    """The totals deal ``number`` started from (the ledger's starting point)."""
+    row = db.execute("SELECT base_json FROM deals WHERE table_id = ? AND number = ?",
+                     [table_id, number]).fetchone()
+    return Totals.from_json(json.loads(row[0])) if row else None
+
+
+def get_deal(db: Database, table_id: str, number: int) -> dict[str, Any] | None:
+    """One deal as :func:`list_deals` gives it, with its records in order under ``actions``
+    (each ``{"seq", "time", "action"}``, undo records included)."""
+    rows = list(db.query("SELECT * FROM deals WHERE table_id = ? AND number = ?",
+                         [table_id, number]))
+    if not rows:
+        return None
+    out = _deal_out(rows[0])
+    out["actions"] = [
+        {"seq": r["seq"], "time": r["created"], "action": json.loads(r["record_json"])}
+        for r in db.query(
+            "SELECT seq, created, record_json FROM actions WHERE table_id = ? AND deal_number = ?"
+            " ORDER BY seq", [table_id, number])
+    ]
+    return out
+
+
+# --------------------------------------------------------------------------- the store
+@dataclass(frozen=True)
+class Accepted:
+    """An action the table took: the record as stored and the table after it."""
+
+    action: Action
+    table: Table
+
+
+class TableStore:
+    """Tables as their records leave them, with a per-process cache.
+
+    The cache is only a shortcut: every use checks the cached seq against the database's
+    (inside the write transaction when acting), so a process never acts on a state that
+    another process has moved on.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cache: dict[str, Table] = {}
+        self._setups: dict[str, TableSetup] = {}
+
+    def setup(self, db: Database, table_id: str) -> TableSetup | None:
+        with self._lock:
+            cached = self._setups.get(table_id)
+        if cached is not None:
+            return cached
+        row = table_row(db, table_id)
+        if row is None:
+            return None
+        setup = setup_of(row)
+        with self._lock:
+            self._setups[table_id] = setup
+        return setup
+
+    def _current(self, db: Database, table_id: str, setup: TableSetup) -> Table:
+        """The table at the database's last seq; call inside a transaction."""
+        seq = last_seq(db, table_id)
+        with self._lock:
+            cached = self._cache.get(table_id)
+        if cached is not None and cached.seq == seq:
+            return cached
+        table = load_table(db, setup, table_id)
+        if table.seq != seq:
+            raise RuntimeError(f"Table {table_id}: replay reached seq {table.seq}, not {seq}.")
+        self._remember(table_id, table)
+        return table
+
+    def _remember(self, table_id: str, table: Table) -> None:
+        with self._lock:
+            cached = self._cache.get(table_id)
+            if cached is None or cached.seq <= table.seq:
+                self._cache[table_id] = table
+
+    def load(self, db: Database, table_id: str) -> Table | None:
+        """The table now, or None if there is no such table."""
+        setup = self.setup(db, table_id)
+        if setup is None:
+            return None
+        with read_transaction(db):
+            return self._current(db, table_id, setup)
+
+    def act(
+        self, db: Database, table_id: str, body: dict[str, Any],
+        expect_seq: int | None = None,
+    ) -> Accepted:
+        """Apply ``body`` to the table and store it before returning.
+
+        Raises :class:`dealer_assist.errors.DealerAssistError` for a refusal (nothing stored),
+        :class:`StaleTableError` when ``expect_seq`` is not the table's seq, and ``KeyError``
+        for an unknown table.
+        """
+        setup = self.setup(db, table_id)
+        if setup is None:
+            raise KeyError(table_id)
+        for attempt in (1, 2):
+            try:
+                with write_transaction(db):
+                    before = self._current(db, table_id, setup)
+                    if expect_seq is not None and before.seq != expect_seq:
+                        raise StaleTableError(
+                            f"The table has moved on: it is at seq {before.seq}, not "
+                            f"{expect_seq}. Look at the table again and retry."
+                        )
+                    action = before.prepare(body)
+                    after = before.apply(action)
+                    append_action(db, table_id, before, after, action)
+            except StaleTableError:
+                if expect_seq is not None or attempt == 2:
+                    raise
+                continue  # another writer took the seq: read again and retry once
+            self._remember(table_id, after)
+            return Accepted(action, after)
+        raise AssertionError("unreachable")

@@ -1,0 +1,373 @@
+"""What every game shares: cards (R1), chips (R3), seats (R4), pots (R6, R7), undo (R8),
+refusals (R9) and the grids (R10, R11)."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dealer_assist.actions import Action
+from dealer_assist.autoplay import legal_actions, showdown_action
+from dealer_assist.cards import parse_card, parse_cards
+from dealer_assist.errors import BadCardError, IllegalActionError, SetupError
+from dealer_assist.layouts import (
+    CELLS_4,
+    CELLS_5,
+    GRID4_DOWN,
+    GRID4_UP,
+    LINES_4,
+    LINES_5,
+    REVEAL_SETS_5,
+)
+from dealer_assist.pots import layer_pots, split
+from dealer_assist.rules import PLAYER_RANGE, VARIANTS, HouseRules
+from dealer_assist.table import Table
+
+# --------------------------------------------------------------------------- R1 cards
+
+
+@pytest.mark.parametrize(
+    ("typed", "card"),
+    [("Th", "Th"), ("10h", "Th"), ("10♥", "Th"), ("t♥", "Th"), ("AS", "As"), ("as", "As"),
+     ("2♣", "2c"), ("k♦", "Kd"), ("Q♠", "Qs"), (" 9d ", "9d")],
+)
+def test_r1_every_accepted_form_gives_the_canonical_card(typed: str, card: str) -> None:
+    assert parse_card(typed) == card
+
+
+@pytest.mark.parametrize("typed", ["1h", "Ax", "11s", "", "AsKd", "X1", "♥", "T"])
+def test_r1_a_bad_card_is_refused_with_its_text(typed: str) -> None:
+    with pytest.raises(BadCardError) as err:
+        parse_card(typed)
+    assert "card" in str(err.value) or "joker" in str(err.value)
+
+
+def test_r1_jokers_only_where_wild_jokers_are_on() -> None:
+    assert parse_card("x1", jokers=True) == "X1"
+    with pytest.raises(BadCardError, match="without jokers"):
+        parse_card("X2")
+
+
+def test_r1_typed_lists_and_rank_only_entries() -> None:
+    assert parse_cards("As Kd, 10h;2c") == ["As", "Kd", "Th", "2c"]
+    assert parse_card("10", rank_only=True) == "T"
+    assert parse_card("k", rank_only=True) == "K"
+
+
+def test_r1_a_showdown_error_names_the_bad_card() -> None:
+    t = Table.create("texas_dozen", ["Ann", "Bob"])
+    t = play_until(t, "showdown")
+    body = showdown_action(t, t.step(), random.Random(1))
+    body["hands"]["Ann"][1] = "Zq"
+    with pytest.raises(IllegalActionError, match='"Zq" is not a card'):
+        t.apply(t.prepare(body))
+
+
+# --------------------------------------------------------------------------- R3 chips
+
+variant_st = st.sampled_from(VARIANTS)
+
+
+def random_table(variant: str, rng: random.Random) -> Table:
+    low, high = PLAYER_RANGE[variant]
+    n = rng.randint(low, min(high, 9))
+    rules: dict[str, object] = {}
+    if variant == "twenty_one_hand_holdem":
+        rules = {"river_raise": rng.random() < 0.5,
+                 "wilds": rng.choice(["none", "jokers", "deuces"]),
+                 "draw_for_blind": rng.random() < 0.3}
+        players: list[object] = [f"P{i}" for i in range(n)]
+    else:
+        structures = ["no_limit", "fixed_limit"] + (
+            ["pot_limit"] if variant in ("texas_dozen", "off_road_stud") else [])
+        rules = {"betting": rng.choice(structures),
+                 "odd_chip": rng.choice(["left_of_dealer", "carry"])}
+        players = [{"name": f"P{i}", "stack": rng.choice([100, 40, 7, 3, 1])} for i in range(n)]
+    return Table.create(variant, players, rules)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=variant_st, seed=st.integers(0, 2**32 - 1))
+def test_r3_random_play_conserves_chips_after_every_action_and_undo(
+    variant: str, seed: int
+) -> None:
+    rng = random.Random(seed)
+    t = random_table(variant, rng)
+    total = t.chips()
+    for _ in range(400):
+        step = t.step()
+        assert step["kind"] in {"start_deal", "buy", "deal_cards", "next", "reveal", "bet",
+                                "pay", "showdown", "draw", "game_over"}
+        if step["kind"] == "game_over":
+            break
+        if t.state()["can_undo"] and rng.random() < 0.1:
+            before = t.state(dealer=True)
+            t = t.apply(t.prepare({"type": "undo"}))
+            assert t.chips() == total
+            assert t.state(dealer=True)["seq"] == before["seq"] + 1
+            continue
+        try:
+            t = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
+        except IllegalActionError as err:
+            assert "fewer than two players have chips" in str(err)
+            break
+        assert t.chips() == total
+        assert t.totals.chips() == total
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=variant_st, seed=st.integers(0, 2**32 - 1), junk=st.data())
+def test_r9_random_illegal_actions_change_nothing(variant: str, seed: int, junk: st.DataObject
+                                                  ) -> None:
+    rng = random.Random(seed)
+    t = random_table(variant, rng)
+    for _ in range(rng.randint(0, 60)):
+        if t.step()["kind"] == "game_over":
+            break
+        try:
+            t = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
+        except IllegalActionError:
+            break
+    before = t.state(dealer=True)
+    body = junk.draw(st.fixed_dictionaries(
+        {"type": st.sampled_from(["check", "call", "bet", "raise", "fold", "buy", "pay",
+                                  "reveal", "deal_cards", "showdown", "draw", "next",
+                                  "all_in"])},
+        optional={"player": st.sampled_from(["Nobody", "P0", "P1", "P2", "p1", ""]),
+                  "amount": st.integers(-5, 10**10) | st.text(max_size=3),
+                  "count": st.integers(-1, 30),
+                  "card": st.sampled_from(["As", "Zz", "K", "10h", "X1"]),
+                  "cards": st.lists(st.sampled_from(["As", "As", "Kd", "1", "Qh"]),
+                                    max_size=8)},
+    ))
+    try:
+        after = t.apply(t.prepare(body))
+    except IllegalActionError as err:
+        assert str(err).endswith((".", ")")) and len(str(err)) > 10
+        assert t.state(dealer=True) == before
+    else:  # it happened to be legal: still conserving chips
+        assert after.chips() == t.chips()
+
+
+# --------------------------------------------------------------------------- R4 seats
+
+
+def test_r4_the_button_moves_one_seat_clockwise_every_deal() -> None:
+    t = Table.create("off_road_stud", ["Ann", "Bob", "Cy", "Dee"])
+    dealers = []
+    for deal in range(5):
+        t = play_until(t, "showdown", seed=deal)
+        dealers.append(t.state()["dealer"])
+        t = t.apply(t.prepare(showdown_action(t, t.step(), random.Random(deal))))
+    assert dealers == ["Ann", "Bob", "Cy", "Dee", "Ann"]
+
+
+def test_r4_left_of_the_dealer_acts_first_after_the_deal() -> None:
+    t = Table.create("off_road_stud", ["Ann", "Bob", "Cy"])
+    t = play_until(t, "bet")
+    assert t.state()["dealer"] == "Ann"
+    assert t.step()["player"] == "Bob"
+
+
+# --------------------------------------------------------------------------- R6 pots
+
+
+@given(st.lists(st.tuples(st.integers(0, 500), st.booleans()), min_size=1, max_size=23),
+       st.integers(0, 50))
+def test_r6_layers_hold_every_chip_and_only_matched_chips(
+    seats: list[tuple[int, bool]], dead: int
+) -> None:
+    contributions = [c for c, _ in seats]
+    live = [alive for _, alive in seats]
+    pots = layer_pots(contributions, live, dead)
+    assert sum(p.amount for p in pots) == sum(contributions) + dead
+    for pot in pots:
+        assert all(live[i] for i in pot.eligible)
+    # a live seat is eligible for a layer only if it paid up to that layer's top
+    for earlier, later in pairwise(pots):
+        assert set(later.eligible) <= set(earlier.eligible)
+
+
+def test_r6_three_all_ins_make_a_main_pot_and_two_side_pots() -> None:
+    pots = layer_pots([10, 30, 60, 60], [True, True, True, False])
+    assert [(p.amount, p.eligible) for p in pots] == [(40, (0, 1, 2)), (60, (1, 2)), (60, (2,))]
+
+
+def test_r6_folded_chips_stay_in_the_layers_they_reached() -> None:
+    pots = layer_pots([20, 5, 20], [True, True, False])
+    assert [(p.amount, p.eligible) for p in pots] == [(15, (0, 1)), (30, (0,))]
+
+
+# --------------------------------------------------------------------------- R7 splits
+
+
+@given(st.integers(0, 10**6), st.lists(st.integers(0, 21), min_size=1, max_size=22),
+       st.integers(0, 21), st.sampled_from(["left_of_dealer", "carry"]))
+def test_r7_shares_are_equal_whole_chips_and_conserve(
+    amount: int, winners: list[int], first: int, odd_chip: str
+) -> None:
+    won, left = split(amount, winners, seats=22, first_seat=first, odd_chip=odd_chip)
+    assert sum(won.values()) + left == amount
+    per_share = amount // len(winners)
+    if odd_chip == "carry":
+        assert left == amount % len(winners)
+    for seat, chips in won.items():
+        shares = winners.count(seat)
+        assert shares * per_share <= chips <= shares * (per_share + 1)
+
+
+def test_r7_odd_chips_go_one_at_a_time_from_the_dealers_left() -> None:
+    # dealer at seat 2 of 5: seat 3 is first, then 4, then 0, 1
+    won, left = split(11, [0, 1, 4], seats=5, first_seat=3)
+    assert (won, left) == ({4: 4, 0: 4, 1: 3}, 0)
+    won, left = split(11, [0, 1, 4], seats=5, first_seat=3, odd_chip="carry")
+    assert (won, left) == ({4: 3, 0: 3, 1: 3}, 2)
+
+
+# --------------------------------------------------------------------------- R8 undo
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r8_undo_restores_exactly_the_state_before_the_last_action(variant: str) -> None:
+    rng = random.Random(8)
+    low = PLAYER_RANGE[variant][0]
+    t = Table.create(variant, [f"P{i}" for i in range(low + 1)])
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    undone = 0
+    while not t.deal_over:
+        before = t.state(dealer=True)
+        t2 = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
+        back = t2.apply(t2.prepare({"type": "undo"}))
+        after = back.state(dealer=True)
+        assert after["seq"] == before["seq"] + 2
+        assert after["undone"]
+        for key in ("players", "step", "pots", "pot_total", "grid", "result"):
+            assert after[key] == before[key], key
+        undone += 1
+        t = t2
+    assert undone > 3
+
+
+def test_r8_undo_takes_back_a_showdown_until_the_next_deal_starts() -> None:
+    t = play_until(Table.create("texas_dozen", ["Ann", "Bob"]), "showdown")
+    t = t.apply(t.prepare(showdown_action(t, t.step(), random.Random(2))))
+    assert t.state()["result"] is not None
+    back = t.apply(t.prepare({"type": "undo"}))
+    assert back.state()["result"] is None
+    assert back.step()["kind"] == "showdown"
+    started = t.apply(t.prepare({"type": "start_deal"}))
+    with pytest.raises(IllegalActionError, match="Nothing to undo"):
+        started.apply(started.prepare({"type": "undo"}))
+
+
+# --------------------------------------------------------------------------- R9 refusals
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [({"type": "fly"}, "Unknown action type"),
+     ({"type": "bet", "player": "Bob", "amount": 2.5}, "whole number"),
+     ({"type": "bet", "player": "Bob", "amount": True}, "whole number"),
+     ({"type": "bet", "player": "Bob", "amount": -1}, "from 0"),
+     ({"type": "check", "player": "B" * 500}, "short piece of text"),
+     ({"type": "check", "colour": "red"}, "no field"),
+     ([1, 2], "An action is an object")],
+)
+def test_r9_malformed_actions_are_refused_with_a_sentence(body: object, words: str) -> None:
+    with pytest.raises(IllegalActionError, match=words):
+        Action.from_json(body)
+
+
+def test_r9_an_unknown_player_is_named() -> None:
+    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    t = play_until(t, "bet")
+    with pytest.raises(IllegalActionError, match="no player called Zed"):
+        t.apply(t.prepare({"type": "call", "player": "Zed"}))
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "rules", "words"),
+    [("poker", ["A", "B"], {}, "Unknown game"),
+     ("kings_pot", ["A", "B"], {}, "3 to 22 players"),
+     ("texas_dozen", ["A", "a"], {}, "Two players are called"),
+     ("texas_dozen", ["A", "B"], {"antes": 1}, "Unknown house rule"),
+     ("kings_pot", ["A", "B", "C"], {"betting": "pot_limit"}, "not pot_limit"),
+     ("texas_dozen", ["A", "B"], {"big_blind": -2}, "big_blind must be"),
+     ("texas_dozen", ["A", {"name": "B", "stack": "lots"}], {}, "stack must be")],
+)
+def test_r9_a_table_that_cannot_be_made_says_why(
+    variant: str, players: list[object], rules: dict[str, object], words: str
+) -> None:
+    with pytest.raises(SetupError, match=words):
+        Table.create(variant, players, rules)
+
+
+def test_r9_house_rule_defaults() -> None:
+    kp = HouseRules.for_variant("kings_pot", None)
+    assert (kp.ante, kp.betting, kp.min_bet, kp.small_bet, kp.big_bet, kp.odd_chip,
+            kp.buy_in) == (1, "no_limit", 1, 1, 2, "left_of_dealer", 100)
+    td = HouseRules.for_variant("texas_dozen", {"small_bet": 5})
+    assert (td.ante, td.small_blind, td.big_blind, td.big_bet) == (0, 1, 2, 10)
+    assert HouseRules.for_variant("twenty_one_hand_holdem", {}).buy_in == 4
+
+
+# --------------------------------------------------------------------------- R10, R11 grids
+
+
+def test_r10_each_set_holds_one_card_of_every_line() -> None:
+    for cells in REVEAL_SETS_5.values():
+        assert len(cells) == 5
+        for line in LINES_5.values():
+            assert len(set(cells) & set(line)) == 1
+    assert sorted(c for cells in REVEAL_SETS_5.values() for c in cells) == sorted(CELLS_5)
+
+
+def test_r10_set_four_is_the_optional_plays_fourth_set() -> None:
+    assert set(REVEAL_SETS_5[4]) == {"r1c2", "r2c5", "r3c3", "r4c1", "r5c4"}
+
+
+def test_r10_sets_one_to_three_are_texas_dozens_flop() -> None:
+    seed_table = ["FTFRF", "FRFFT", "FFTFR", "TFRFF", "RFFTF"]  # seeds/004, article 3
+    flop = {f"r{r + 1}c{c + 1}" for r, row in enumerate(seed_table)
+            for c, mark in enumerate(row) if mark == "F"}
+    turn = {f"r{r + 1}c{c + 1}" for r, row in enumerate(seed_table)
+            for c, mark in enumerate(row) if mark == "T"}
+    assert flop == set(REVEAL_SETS_5[1] + REVEAL_SETS_5[2] + REVEAL_SETS_5[3])
+    assert turn == set(REVEAL_SETS_5[4])
+
+
+def test_r10_lines_are_named_as_the_rules_say() -> None:
+    assert LINES_5["diag"] == ("r1c1", "r2c2", "r3c3", "r4c4", "r5c5")
+    assert LINES_5["anti"] == ("r5c1", "r4c2", "r3c3", "r2c4", "r1c5")
+    assert LINES_5["col3"] == ("r1c3", "r2c3", "r3c3", "r4c3", "r5c3")
+    assert len(LINES_5) == 12
+
+
+def test_r11_off_road_grid_has_one_face_down_card_in_every_line() -> None:
+    assert set(GRID4_DOWN) == {"r1c1", "r2c3", "r3c4", "r4c2"}
+    assert len(LINES_4) == 10
+    for line in LINES_4.values():
+        assert len(set(line) & set(GRID4_DOWN)) == 1
+    assert sorted(GRID4_UP + GRID4_DOWN) == sorted(CELLS_4)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def play_until(t: Table, kind: str, seed: int = 0) -> Table:
+    """Play random legal actions (no folds) until the step is ``kind``."""
+    rng = random.Random(seed)
+    if t.deal_over:
+        t = t.apply(t.prepare({"type": "start_deal"}))
+    for _ in range(500):
+        if t.step()["kind"] == kind:
+            return t
+        options = [a for a in legal_actions(t, rng)
+                   if a["type"] in ("next", "reveal", "check", "call", "pay", "draw", "buy")
+                   and a.get("count", 1) > 0]
+        t = t.apply(t.prepare(options[0]))
+    raise AssertionError(f"never reached {kind}")
