@@ -1,0 +1,99 @@
+"""Showdown speed: a 13-player Texas Dozen showdown (every player's best of 12 lines) and a
+22-player King's Pot showdown, from the dealer's tap to the settled table.
+
+Run: python bench/bench_showdown.py [--repeat N]
+
+It times ``Table.apply(showdown)`` (which includes copying the deal, R9) and, separately,
+the hand evaluation and pot settlement alone. It prints medians over many prepared deals;
+the target is at most 2 ms each on the project's 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from dealer_assist.autoplay import legal_actions, showdown_action
+from dealer_assist.table import Table
+
+
+def table_at_showdown(variant: str, players: int, seed: int) -> Table:
+    """A table whose next step is the showdown, everyone still in (checks and calls only)."""
+    rng = random.Random(seed)
+    t = Table.create(variant, [f"P{i}" for i in range(players)])
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    while t.step()["kind"] != "showdown":
+        options = legal_actions(t, rng)
+        passive = [a for a in options if a["type"] in ("next", "reveal", "check", "call")]
+        if t.step()["kind"] == "buy":
+            passive = [a for a in options if a["count"] == 1]
+        t = t.apply(t.prepare(passive[0] if passive else options[0]))
+    return t
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def time_each(cases: list[tuple[Table, dict]], run: Callable[[Table, dict], object]
+              ) -> list[float]:
+    times = []
+    for table, body in cases:
+        start = time.perf_counter()
+        run(table, body)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=200, help="deals per game")
+    args = parser.parse_args()
+    print(f"{'showdown':<34} {'apply median':>13} {'p90':>9} {'settle only':>12}")
+    for label, variant, players in (
+        ("Texas Dozen, 13 players", "texas_dozen", 13),
+        ("King's Pot, 22 players", "kings_pot", 22),
+        ("Off-Road Stud, 12 players", "off_road_stud", 12),
+        ("21 Hand Hold'em, 8, jokers wild", "twenty_one_hand_holdem", 8),
+    ):
+        cases = []
+        for seed in range(args.repeat):
+            if variant == "twenty_one_hand_holdem":
+                t = Table.create(variant, [f"P{i}" for i in range(players)],
+                                 {"wilds": "jokers"})
+                t = table_at_showdown_21(t, seed)
+            else:
+                t = table_at_showdown(variant, players, seed)
+            body = showdown_action(t, t.step(), random.Random(seed))
+            cases.append((t, t.prepare(body)))
+        applied = time_each(cases, lambda t, a: t.apply(a))
+
+        def settle(t: Table, a: object) -> None:
+            deal = t.deal.clone()
+            start = time.perf_counter()
+            deal.current_phase.handle(deal, a)
+            settle_times.append(time.perf_counter() - start)
+
+        settle_times: list[float] = []
+        time_each(cases, settle)
+        applied.sort()
+        print(f"{label:<34} {median_ms(applied):>10.3f} ms "
+              f"{applied[int(len(applied) * 0.9)] * 1000:>6.3f} ms "
+              f"{median_ms(settle_times):>9.3f} ms")
+
+
+def table_at_showdown_21(t: Table, seed: int) -> Table:
+    rng = random.Random(seed)
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    while t.step()["kind"] != "showdown":
+        options = legal_actions(t, rng)
+        keep = [a for a in options if a["type"] in ("next", "reveal", "pay", "draw")]
+        t = t.apply(t.prepare(keep[0]))
+    return t
+
+
+if __name__ == "__main__":
+    main()
