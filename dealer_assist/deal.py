@@ -523,7 +523,8 @@ class BettingPhase(Phase):
             stake = self.stake_for_card(deal, p, action.card)
             stake.live = False
             if len(live) > 1:
-                deal.log.append(f"{p.name} folds one card ({stake.card}).")
+                # the folded card goes face down: the shared log must not name it
+                deal.log.append(f"{p.name} folds one card.")
                 return True
         for s in live:
             s.live = False

@@ -87,7 +87,7 @@ def players_state(table: Table, *, dealer: bool) -> list[dict[str, Any]]:
             out.append({"name": name, "stack": stack, "status": "out", "bet": 0,
                         "in_pot": 0} | ({"cards": 0} if kings else {}))
         return out
-    shown = deal.result is not None
+    shown = showdown_seen(deal)
     for p in deal.players:
         live = deal.live_stakes(p)
         entry: dict[str, Any] = {
@@ -99,11 +99,12 @@ def players_state(table: Table, *, dealer: bool) -> list[dict[str, Any]]:
         if kings:
             entry["cards"] = len(live)
             entry["bought"] = p.bought or 0
-            if dealer or shown:
+            if dealer:
                 entry["hand"] = [s.card for s in (deal.stakes[i] for i in p.stakes) if s.card]
+            if dealer or (shown and p.live):  # folded cards are never shown (R26)
                 entry["live_cards"] = [s.card for s in live if s.card]
                 entry["lines"] = [LINE_OF_RANK[c[0]] for c in entry["live_cards"]]
-        elif shown and p.cards:
+        elif (dealer or shown) and p.cards and p.live:
             entry["hand"] = list(p.cards)
         out.append(entry)
     return out
@@ -159,13 +160,22 @@ def step_cells(deal: Deal | None) -> list[str]:
     return list(step.get("cells", [])) if step["kind"] == "reveal" else []
 
 
+def showdown_seen(deal: Deal) -> bool:
+    """Whether the players still in have shown their cards: a showdown, not a deal won
+    because everyone else folded."""
+    return deal.result is not None and not deal.result.get("uncontested")
+
+
 def hidden_cards(table: Table) -> set[str]:
     """Every full card the dealer knows that is still face down at the table (for the no-leak
-    tests and the dealer's page)."""
+    tests): players' cards before the showdown, folded cards, an uncontested winner's."""
     deal = table.deal
-    if deal is None or deal.result is not None:
+    if deal is None:
         return set()
     hidden: set[str] = set()
     for p in deal.players:
-        hidden.update(c for c in p.cards if len(c) == 2 and c not in JOKERS)
+        shown: set[str | None] = set()
+        if showdown_seen(deal) and p.live:
+            shown = {s.card for s in deal.live_stakes(p)} if deal.kings_pot_game else set(p.cards)
+        hidden.update(c for c in p.cards if len(c) == 2 and c not in JOKERS and c not in shown)
     return hidden
