@@ -1,0 +1,24 @@
+"""The examples in docstrings and in docs/rules-core.md run as written."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+
+import pytest
+
+MODULES = ["cards", "layouts", "rules", "actions", "pots", "table", "autoplay", "hands"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_examples(name: str) -> None:
+    module = importlib.import_module(f"dealer_assist.{name}")
+    result = doctest.testmod(module)
+    assert result.failed == 0
+
+
+def test_rules_core_guide_examples() -> None:
+    guide = Path(__file__).resolve().parent.parent / "docs" / "rules-core.md"
+    result = doctest.testfile(str(guide), module_relative=False)
+    assert result.failed == 0 and result.attempted > 0
