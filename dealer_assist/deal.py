@@ -167,6 +167,7 @@ class Deal:
             [s.contributed for s in self.stakes],
             [s.live and self.players[s.owner].live for s in self.stakes],
             self.carry,
+            [self.players[s.owner].status == "all_in" for s in self.stakes],
         )
 
     def pot_total(self) -> int:
@@ -319,6 +320,11 @@ class Deal:
         return self.scratch.get("button", self.dealer)
 
 
+def chips(n: int) -> str:
+    """``"1 chip"``, ``"3 chips"``."""
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
 class Phase:
     """One part of a deal. Subclasses say which actions they take and what comes next."""
 
@@ -409,7 +415,7 @@ class RevealPhase(Phase):
         if action.cards is not None:  # a list, in the order of the cells to turn
             if len(action.cards) > len(self.cells):
                 raise IllegalActionError(
-                    f"{self.label.capitalize()} is {len(self.cells)} cards, "
+                    f"Only {len(self.cells)} cards are turned now ({self.label}), "
                     f"not {len(action.cards)}."
                 )
             return {c: deal.parse(t) for c, t in zip(self.cells, action.cards, strict=False)}
@@ -556,7 +562,7 @@ class BettingPhase(Phase):
         per = p.stack // k
         if per == 0:
             raise IllegalActionError(
-                f"{p.name} cannot call: {p.stack} chips do not make 1 per card on {k} cards; "
+                f"{p.name} cannot call: {chips(p.stack)} cannot stake 1 per card on {k} cards; "
                 "fold cards first."
             )
         cost = deal.put(p, per)
@@ -569,7 +575,7 @@ class BettingPhase(Phase):
         per = p.stack // k
         if per == 0:
             raise IllegalActionError(
-                f"{p.name} cannot go all in: {p.stack} chips do not make 1 per card on {k} cards."
+                f"{p.name} cannot go all in: {chips(p.stack)} cannot stake 1 per card on {k} cards."
             )
         total = p.round_bet + per
         if total <= rnd.current:
@@ -600,9 +606,10 @@ class BettingPhase(Phase):
         if need > p.stack:
             most = p.round_bet + p.stack // k
             per = " per card" if deal.kings_pot_game else ""
+            all_in = f" (all in is {most}{per})" if most > p.round_bet else ""
             raise IllegalActionError(
                 f"{p.name} cannot {verb} to {total}{per}: that needs {need} and {p.name} has "
-                f"{p.stack} (all in is {most}{per})."
+                f"{p.stack}{all_in}."
             )
         self.raise_to(deal, p, total, k, verb, all_in=need == p.stack or p.stack - need < k)
 
@@ -639,7 +646,8 @@ class BettingPhase(Phase):
                 )
             if rules.betting == "pot_limit":
                 to_call = rnd.current - p.round_bet
-                largest = rnd.current + deal.pot_total() + to_call
+                # the smallest bet is always allowed, even into an empty pot
+                largest = max(rnd.current + deal.pot_total() + to_call, smallest)
                 if total > largest:
                     raise IllegalActionError(
                         f"{p.name} cannot {verb} to {total}: pot limit allows at most {largest}."
@@ -691,7 +699,7 @@ class BettingPhase(Phase):
             smallest = most_allowed = rnd.current + rnd.bet_size
             can_raise = rnd.raises < 4
         elif rules.betting == "pot_limit":
-            most_allowed = rnd.current + deal.pot_total() + to_call
+            most_allowed = max(rnd.current + deal.pot_total() + to_call, smallest)
             can_raise = True
         else:
             most_allowed = most
@@ -704,7 +712,7 @@ class BettingPhase(Phase):
             options.append("all_in")  # in a limit game, only where the limit allows it
         if to_call and most == p.round_bet:  # cannot stake 1 per card: fold cards (R24)
             options = ["fold"]
-            what += f"; {p.stack} chips do not make 1 per card: fold cards"
+            what += f"; {chips(p.stack)} cannot stake 1 per card: fold cards"
         return {
             "kind": "bet",
             "player": p.name,

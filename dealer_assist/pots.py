@@ -21,22 +21,30 @@ class Pot:
 
 
 def layer_pots(
-    contributions: Sequence[int], live: Sequence[bool], dead: int = 0
+    contributions: Sequence[int], live: Sequence[bool], dead: int = 0,
+    all_in: Sequence[bool] | None = None,
 ) -> list[Pot]:
     """Main pot first, then side pots (R6).
 
     Each layer holds what every stake put in between two all-in levels and goes to the live
     stakes that reached its top. Chips of folded stakes stay in the layers they reached;
-    ``dead`` chips (carried from an earlier deal) sit in the main pot.
+    ``dead`` chips (carried from an earlier deal) sit in the main pot. With ``all_in`` given,
+    only an all-in stake caps a layer and a stake that can still bet is eligible for every
+    layer, so a bet nobody has called yet is not shown as a side pot.
     """
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c})
+    capped = list(all_in) if all_in is not None else [True] * len(contributions)
+    alive = list(zip(contributions, live, capped, strict=True))
+    levels = {c for c, is_live, cap in alive if is_live and cap and c}
+    top = max((c for c, is_live, _ in alive if is_live), default=0)
+    if top:
+        levels.add(top)
     pots: list[Pot] = []
     previous = 0
-    for level in levels:
+    for level in sorted(levels):
         amount = sum(min(c, level) - min(c, previous) for c in contributions)
         eligible = tuple(
-            i for i, (c, alive) in enumerate(zip(contributions, live, strict=True))
-            if alive and c >= level
+            i for i, (c, is_live, cap) in enumerate(alive)
+            if is_live and (c >= level or not cap)
         )
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
@@ -44,7 +52,7 @@ def layer_pots(
             pots.append(Pot(amount, eligible))
         previous = level
     beyond = sum(c - previous for c in contributions if c > previous)
-    everyone_live = tuple(i for i, alive in enumerate(live) if alive)
+    everyone_live = tuple(i for i, is_live in enumerate(live) if is_live)
     if beyond:  # folded chips above every live stake's level
         if pots:
             pots[-1] = Pot(pots[-1].amount + beyond, pots[-1].eligible)

@@ -232,8 +232,10 @@ def describe(action: Action) -> str:
         words += f" {action.amount}"
     if action.count is not None:
         words += f" {action.count}"
-    if action.card:
+    if action.card and action.type == "draw":  # a folded card stays face down (R23)
         words += f" {action.card}"
+    elif action.card:
+        words += " one card"
     return words
 
 

@@ -173,6 +173,16 @@ class DealCardsPhase(Phase):
         }
 
 
+class KingsPotReveal(RevealPhase):
+    """R25's reveals, refusing a fifth card of a rank (R9): the players' cards entered by rank
+    alone (R23) are not caught as duplicates, and a fifth king let in here could never be
+    settled at the showdown, which refuses it (check_rank_counts)."""
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        check_rank_counts(deal, list(self.cards_of(deal, action).values()))
+        super().handle(deal, action)
+
+
 class KingsPotShowdown(Phase):
     """R26-R28: every card is turned; the best backed line wins, one share a live card."""
 
@@ -204,6 +214,7 @@ class KingsPotShowdown(Phase):
             raise IllegalActionError(f"Enter the king's hand: five cards, not {len(kings)}.")
         new = [card for cell_name, card in given.items() if not deal.grid.get(cell_name)]
         deal.check_new_cards(new + kings)
+        check_rank_counts(deal, new + kings)
         for cell_name, card in given.items():
             deal.grid[cell_name] = card
             if cell_name not in deal.revealed:
@@ -223,6 +234,20 @@ class KingsPotShowdown(Phase):
         }
 
 
+def check_rank_counts(deal: Deal, new: list[str]) -> None:
+    """R9: a card entered by rank alone (R23) cannot be caught as a duplicate, but a fifth
+    card of one rank among the players' cards, the grid and the king's hand is surely an
+    entry mistake: refuse it rather than settle with an impossible deck."""
+    ranks = Counter(c[0] for p in deal.players for c in p.cards)
+    ranks.update(c[0] for c in deal.grid.values() if c)
+    ranks.update(c[0] for c in new)
+    for rank, count in sorted(ranks.items()):
+        if count > 4:
+            raise IllegalActionError(
+                f"A deck has only four cards of rank {rank}: check the cards entered."
+            )
+
+
 def line_values(deal: Deal) -> dict[str, HandValue]:
     values = {line: rank_five([deal.grid[c] for c in cells]) for line, cells in LINES_5.items()}
     values["king"] = rank_five(deal.kings_hand)
@@ -240,6 +265,9 @@ def settle_kings_pot(deal: Deal) -> None:
     best = max(values[line].score for line in backed)
     winning = sorted(line for line in backed if values[line].score == best)
     deal.result = {"payouts": {}, "winning_lines": winning}
+    # R7 carry: odd chips stay "for the next deal" in the king's pot, so they join it only
+    # after the king's pot of this deal is shared (R28), not as part of what the kings win now.
+    odd_chips = 0
     for pot in deal.pots():
         eligible = [(i, s) for i, s in live if i in pot.eligible]
         if not eligible:
@@ -247,7 +275,7 @@ def settle_kings_pot(deal: Deal) -> None:
         top = max(values[LINE_OF_RANK[s.card[0]]].score for _, s in eligible if s.card)
         winners = [s.owner for _, s in eligible
                    if s.card and values[LINE_OF_RANK[s.card[0]]].score == top]
-        deal.kings_pot += deal.share_out(pot.amount, winners)
+        odd_chips += deal.share_out(pot.amount, winners)
     deal.clear_pots()
     king_cards = [s.owner for _, s in live if s.card and s.card[0] == "K"]
     if "king" in winning and king_cards:
@@ -256,6 +284,7 @@ def settle_kings_pot(deal: Deal) -> None:
         deal.kings_pot += deal.share_out(amount, king_cards)
         deal.result["kings_pot_won"] = amount - deal.kings_pot
         deal.log.append(f"The king's hand wins: the king's pot of {amount} is shared.")
+    deal.kings_pot += odd_chips
     deal.result["lines"] = {
         line: {"cards": list(v.cards), "hand": v.name, "backed": line in backed}
         for line, v in values.items()
@@ -276,7 +305,7 @@ class KingsPot(Game):
         for index, sets in enumerate(self.reveals):
             cells = [c for n in sets for c in REVEAL_SETS_5[n]]
             label = "the cards marked " + " and ".join(str(n) for n in sets)
-            phases.append(RevealPhase(cells, label))
+            phases.append(KingsPotReveal(cells, label))
             phases.append(BettingPhase(index, early=index == 0))
         phases += [KingsPotShowdown(), EndPhase()]
         return phases

@@ -1,0 +1,942 @@
+"""Texas Dozen (RULES.md section 4, R30-R32) and its cases of the common rules R3-R9.
+
+Every expected chip count, winner, line and cell below is worked out by hand from RULES.md
+(and the seed's example, 004), not read back from the app.
+
+Two fixed grids are used. ``JUNK`` holds ranks 2, 3, 4, 6, 8, 9 and T only, at most two
+cards of a suit in any line: a pocket pair of J, Q, K or A makes no straight or flush with any
+line, and its best line is row 1 alone (the pair, T T and an 8), so AA > KK > QQ > JJ exactly
+in that order and two pairs of jacks tie. ``SEED`` holds the
+seed's row 1 and column 2.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dealer_assist.autoplay import legal_actions, play_deal, showdown_action
+from dealer_assist.errors import IllegalActionError, SetupError
+from dealer_assist.hands import rank_five
+from dealer_assist.layouts import CELLS_5, LINES_5
+from dealer_assist.table import Table
+
+FLOP = ["r1c1", "r2c4", "r3c2", "r4c5", "r5c3", "r1c3", "r2c1", "r3c4", "r4c2", "r5c5",
+        "r1c5", "r2c3", "r3c1", "r4c4", "r5c2"]
+TURN = ["r1c2", "r2c5", "r3c3", "r4c1", "r5c4"]
+RIVER = ["r1c4", "r2c2", "r3c5", "r4c3", "r5c1"]
+
+
+def grid(rows: str) -> dict[str, str]:
+    """Five rows of five cards -> {cell: card}."""
+    lines = [row.split() for row in rows.strip().splitlines()]
+    return {f"r{r + 1}c{c + 1}": card for r, row in enumerate(lines) for c, card in enumerate(row)}
+
+
+JUNK = grid("""
+Th 4s Tc 3d 8d
+3c 9c 2h Ts 8h
+Td 3s 3h 8s 9h
+6c 4d 4c 2d 9s
+4h 8c 9d 2c 2s
+""")
+
+# The seed's example (004): row 1 = 9h Th Jh 2c 3d, column 2 = Th Ac 4s 4d Kc; the other
+# cells are chosen so that no other line gives As Ad a full house of aces or better.
+SEED = grid("""
+9h Th Jh 2c 3d
+Js Ac 6s 8c 9d
+7s 4s 6c 8s 7c
+9c 4d 7d 8d Qc
+Qd Kc 6d Qs Jc
+""")
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def make(players: list[Any], **rules: Any) -> Table:
+    return Table.create("texas_dozen", players, rules)
+
+
+def act(t: Table, **body: Any) -> Table:
+    """Apply ``body``; every action conserves chips (R3) and leaves exactly one next step."""
+    before = t.chips()
+    after = t.apply(t.prepare(body))
+    assert after.chips() == before
+    step = after.step()
+    assert isinstance(step, dict) and isinstance(step["kind"], str)
+    return after
+
+
+def refuse(t: Table, match: str, **body: Any) -> str:
+    """R9: ``body`` is refused with a sentence matching ``match``, and nothing changes."""
+    before = t.state(dealer=True)
+    with pytest.raises(IllegalActionError, match=match) as err:
+        t.apply(t.prepare(body))
+    assert t.state(dealer=True) == before
+    message = str(err.value)
+    assert message.endswith(".") and len(message.split()) >= 3
+    return message
+
+
+def stacks(t: Table) -> dict[str, int]:
+    return {p["name"]: p["stack"] for p in t.state()["players"]}
+
+
+def start(t: Table) -> Table:
+    """Start a deal and deal the hole cards: pre-flop betting is next."""
+    t = act(t, type="start_deal")
+    assert t.step()["kind"] == "next"
+    return act(t, type="next")
+
+
+def check_round(t: Table) -> Table:
+    """Everyone to act checks (or calls) until the round is over."""
+    while t.step()["kind"] == "bet":
+        step = t.step()
+        t = act(t, type="call" if step["to_call"] else "check", player=step["player"])
+    return t
+
+
+def to_showdown(t: Table) -> Table:
+    """Turn every street and check every round down to the showdown."""
+    while t.step()["kind"] != "showdown":
+        kind = t.step()["kind"]
+        t = act(t, type="reveal") if kind == "reveal" else check_round(t)
+    return t
+
+
+def showdown(t: Table, cells: dict[str, str], hands: dict[str, str]) -> Table:
+    return act(t, type="showdown", cells=cells,
+               hands={name: text.split() for name, text in hands.items()})
+
+
+def brute_force_lines(hole: list[str], cells: dict[str, str]) -> tuple[int, set[str]]:
+    """R32 by hand: every five of hole + line, ranked by rank_five alone."""
+    best: dict[str, int] = {}
+    for line, line_cells in LINES_5.items():
+        seven = hole + [cells[c] for c in line_cells]
+        best[line] = max(rank_five(list(five)).score for five in combinations(seven, 5))
+    top = max(best.values())
+    return top, {line for line, score in best.items() if score == top}
+
+
+# ----------------------------------------------------------------------------- R30
+
+
+@pytest.mark.parametrize("count", [2, 13])
+def test_r30_two_to_thirteen_players(count: int) -> None:
+    t = make([f"P{i}" for i in range(count)])
+    assert len(t.state()["players"]) == count
+
+
+@pytest.mark.parametrize("count", [1, 14])
+def test_r30_fewer_than_two_or_more_than_thirteen_players_refused(count: int) -> None:
+    with pytest.raises(SetupError, match="Texas Dozen is for 2 to 13 players"):
+        make([f"P{i}" for i in range(count)])
+
+
+def test_r30_blinds_left_of_dealer_and_preflop_starts_left_of_big_blind() -> None:
+    t = start(make(["Ann", "Bob", "Cy", "Di"]))
+    s = t.state()
+    assert s["dealer"] == "Ann"
+    # default blinds 1 and 2, no ante: Bob (small) and Cy (big) are the two seats left of Ann
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 98, "Di": 100}
+    assert s["pot_total"] == 3
+    step = t.step()
+    assert (step["kind"], step["player"], step["to_call"]) == ("bet", "Di", 2)
+    assert step["instruction"] == "Pre-flop: Di: 2 to call."
+
+
+def test_r30_house_blinds_are_posted() -> None:
+    t = start(make(["Ann", "Bob", "Cy"], small_blind=5, big_blind=10))
+    assert stacks(t) == {"Ann": 100, "Bob": 95, "Cy": 90}
+    step = t.step()
+    assert (step["player"], step["to_call"], step["min_raise_to"]) == ("Ann", 10, 20)
+
+
+def test_r30_big_blind_has_the_option_when_everyone_calls() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    t = act(t, type="call", player="Ann")
+    t = act(t, type="call", player="Bob")
+    step = t.step()
+    assert (step["player"], step["to_call"]) == ("Cy", 0)
+    assert "raise" in step["options"] and "check" in step["options"]
+    t = act(t, type="check", player="Cy")
+    assert t.step()["kind"] == "reveal"
+
+
+def test_r30_heads_up_dealer_posts_small_blind_and_acts_first_preflop() -> None:
+    t = start(make(["Ann", "Bob"]))
+    assert t.state()["dealer"] == "Ann"
+    assert stacks(t) == {"Ann": 99, "Bob": 98}
+    step = t.step()
+    assert (step["player"], step["to_call"]) == ("Ann", 1)
+    t = act(t, type="call", player="Ann")
+    assert t.step()["player"] == "Bob"  # the big blind's option
+    t = act(t, type="check", player="Bob")
+    t = act(t, type="reveal")
+    # later rounds start left of the dealer: the big blind, Bob
+    assert t.step()["player"] == "Bob"
+    t = act(t, type="check", player="Bob")
+    t = act(t, type="check", player="Ann")
+    t = act(t, type="reveal")
+    assert t.step()["player"] == "Bob"
+
+
+def test_r30_heads_up_second_deal_swaps_the_blinds() -> None:
+    t = start(make(["Ann", "Bob"]))
+    t = act(t, type="fold", player="Ann")  # Bob takes the blinds
+    assert stacks(t) == {"Ann": 99, "Bob": 101}
+    t = start(t)
+    assert t.state()["dealer"] == "Bob"
+    assert stacks(t) == {"Ann": 97, "Bob": 100}
+    assert t.step()["player"] == "Bob"
+
+
+def test_r30_later_rounds_start_left_of_dealer() -> None:
+    t = start(make(["Ann", "Bob", "Cy", "Di"]))
+    t = check_round(t)  # Di, Ann, Bob call; Cy checks
+    t = act(t, type="reveal")
+    assert t.step()["player"] == "Bob"
+    t = act(t, type="check", player="Bob")
+    assert t.step()["player"] == "Cy"
+
+
+def test_r30_later_rounds_skip_a_folded_seat_left_of_dealer() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    t = act(t, type="call", player="Ann")
+    t = act(t, type="fold", player="Bob")
+    t = act(t, type="check", player="Cy")
+    t = act(t, type="reveal")
+    assert t.step()["player"] == "Cy"
+
+
+def test_r30_ante_is_optional_and_off_by_default() -> None:
+    assert start(make(["Ann", "Bob", "Cy"])).state()["pot_total"] == 3
+    t = start(make(["Ann", "Bob", "Cy"], ante=1))
+    assert stacks(t) == {"Ann": 99, "Bob": 98, "Cy": 97}
+    assert t.state()["pot_total"] == 6
+    # the ante is not part of the pre-flop bet: Ann still has 2 to call
+    assert t.step()["to_call"] == 2
+
+
+def test_r30_two_hole_cards_each() -> None:
+    t = to_showdown(start(make(["Ann", "Bob"])))
+    assert t.step()["hole_cards"] == 2
+    refuse(t, "Ann has 2 hole cards, not 3", type="showdown", cells=JUNK,
+           hands={"Ann": ["As", "Ad", "Ah"], "Bob": ["Ks", "Kd"]})
+
+
+# ----------------------------------------------------------------------------- R31
+
+
+def test_r31_preflop_betting_with_the_grid_down() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    s = t.state()
+    assert s["step"]["kind"] == "bet" and s["step"]["round"] == "Pre-flop"
+    assert set(s["grid"]["cells"].values()) == {None}
+
+
+def test_r31_flop_turns_fifteen_cells() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    step = t.step()
+    assert step["kind"] == "reveal"
+    assert step["cells"] == FLOP
+    # the flop is exactly the cells marked 1, 2 and 3, three in every line
+    marks = t.state()["grid"]["marks"]
+    assert sorted(FLOP) == sorted(c for c, m in marks.items() if m in "123")
+    for line in LINES_5.values():
+        assert len(set(line) & set(FLOP)) == 3
+    t = act(t, type="reveal")
+    cells = t.state()["grid"]["cells"]
+    assert sorted(c for c, v in cells.items() if v == "up") == sorted(FLOP)
+    assert (t.step()["kind"], t.step()["round"]) == ("bet", "Flop")
+
+
+def test_r31_turn_turns_the_cards_marked_4_then_river_the_cards_marked_5() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    t = check_round(act(t, type="reveal"))
+    step = t.step()
+    assert (step["kind"], step["cells"]) == ("reveal", TURN)
+    assert step["instruction"] == "Turn the turn (the cards marked 4): " + " ".join(TURN) + "."
+    t = act(t, type="reveal")
+    assert t.step()["round"] == "Turn"
+    t = check_round(t)
+    step = t.step()
+    assert (step["kind"], step["cells"]) == ("reveal", RIVER)
+    t = act(t, type="reveal")
+    assert t.step()["round"] == "River"
+    t = check_round(t)
+    assert t.step()["kind"] == "showdown"
+    for line in LINES_5.values():
+        assert len(set(line) & set(TURN)) == 1 and len(set(line) & set(RIVER)) == 1
+
+
+def test_r31_flop_cards_entered_by_list_land_in_flop_order() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    cards = [JUNK[c] for c in FLOP]
+    t = act(t, type="reveal", cards=cards)
+    shown = t.state()["grid"]["cells"]
+    assert all(shown[c] == JUNK[c] for c in FLOP)
+    assert all(shown[c] is None for c in TURN + RIVER)
+
+
+def test_r31_a_turn_cell_cannot_be_turned_on_the_flop() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    refuse(t, "r1c2 is not turned now", type="reveal", cards={"r1c2": "Kh"})
+
+
+# ----------------------------------------------------------------------------- R32
+
+
+def test_r32_seed_example_straight_flush_on_row1_beats_aces_full_on_column2() -> None:
+    t = to_showdown(start(make(["A", "B"])))
+    t = showdown(t, SEED, {"A": "As Ad", "B": "7h 8h"})
+    result = t.state()["result"]
+    assert result["hands"]["A"]["hand"] == "Full house, aces full of fours"
+    assert result["hands"]["A"]["lines"] == ["col2"]
+    assert sorted(result["hands"]["A"]["cards"]) == sorted(["As", "Ad", "Ac", "4s", "4d"])
+    assert result["hands"]["B"]["hand"] == "Straight flush, jack high"
+    assert result["hands"]["B"]["lines"] == ["row1"]
+    assert result["winners"] == ["B"]
+    assert result["winning_lines"] == ["row1"]
+    assert result["payouts"] == {"B": 4}
+    assert stacks(t) == {"A": 98, "B": 102}
+    assert "B wins with straight flush, jack high (row 1)." in t.state()["log"]
+
+
+def test_r32_names_every_line_that_gives_the_same_best_hand() -> None:
+    # SEED with row 4 = Ah 4d 4c 8d Qc: for As Ad it is aces full of fours too, like column 2
+    cells = grid("""
+9h Th Jh 2c 3d
+Js Ac 6s 8c 9d
+7s 4s 6c 8s 7c
+Ah 4d 4c 8d Qc
+Qd Kc 6d Qs Jc
+""")
+    t = to_showdown(start(make(["A", "B"])))
+    t = showdown(t, cells, {"A": "As Ad", "B": "Kh Kd"})
+    hand = t.state()["result"]["hands"]["A"]
+    assert hand["hand"] == "Full house, aces full of fours"
+    assert sorted(hand["lines"]) == ["col2", "row4"]
+    assert t.state()["result"]["winning_lines"] == ["col2", "row4"]
+    assert "A wins with full house, aces full of fours (row 4, column 2)." in t.state()["log"]
+
+
+def test_r32_cards_of_two_lines_never_combine() -> None:
+    # row 2 holds 2h 8h and row 3 holds 3h 9h: with Ah Kh that is a flush across two lines,
+    # but no single line holds more than two hearts, so there is no flush.
+    t = to_showdown(start(make(["Ann", "Bob"])))
+    t = showdown(t, JUNK, {"Ann": "Ah Kh", "Bob": "Qs Qd"})
+    result = t.state()["result"]
+    assert result["hands"]["Ann"]["hand"] == "Two pair, nines and eights"
+    assert result["hands"]["Ann"]["lines"] == ["col5"]
+    assert result["hands"]["Bob"]["hand"] == "Two pair, queens and tens"
+    assert result["winners"] == ["Bob"]
+
+
+def test_r32_identical_hands_split_the_pot() -> None:
+    t = to_showdown(start(make(["Ann", "Bob"])))
+    t = showdown(t, JUNK, {"Ann": "Jh Js", "Bob": "Jc Jd"})
+    result = t.state()["result"]
+    assert result["winners"] == ["Ann", "Bob"]
+    assert result["payouts"] == {"Ann": 2, "Bob": 2}
+    assert stacks(t) == {"Ann": 100, "Bob": 100}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_r32_declared_lines_match_brute_force(rnd: random.Random) -> None:
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    rnd.shuffle(deck)
+    cells = dict(zip(CELLS_5, deck[:25], strict=True))
+    holes = {"Ann": deck[25:27], "Bob": deck[27:29]}
+    t = to_showdown(start(make(["Ann", "Bob"])))
+    t = showdown(t, cells, {n: " ".join(h) for n, h in holes.items()})
+    result = t.state()["result"]
+    scores = {}
+    for name, hole in holes.items():
+        scores[name], lines = brute_force_lines(hole, cells)
+        assert set(result["hands"][name]["lines"]) == lines
+    top = max(scores.values())
+    assert result["winners"] == [n for n in holes if scores[n] == top]
+
+
+# ----------------------------------------------------------------------------- R4
+
+
+def test_r4_button_moves_one_seat_clockwise_every_deal() -> None:
+    t = make(["Ann", "Bob", "Cy"])
+    seen = []
+    for _ in range(4):
+        t = start(t)
+        seen.append(t.state()["dealer"])
+        t = act(t, type="fold", player=t.step()["player"])
+        t = act(t, type="fold", player=t.step()["player"])
+        assert t.deal_over
+    assert seen == ["Ann", "Bob", "Cy", "Ann"]
+
+
+def test_r4_blinds_follow_the_button() -> None:
+    t = start(make(["Ann", "Bob", "Cy", "Di"]))
+    t = act(t, type="fold", player="Di")
+    t = act(t, type="fold", player="Ann")
+    t = act(t, type="fold", player="Bob")  # Cy takes 3
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101, "Di": 100}
+    t = start(t)
+    assert t.state()["dealer"] == "Bob"
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100, "Di": 98}
+    assert t.step()["player"] == "Ann"
+
+
+# ----------------------------------------------------------------------------- R5
+
+
+def test_r5_no_limit_minimum_raise_is_the_last_bet_or_raise() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    assert t.step()["min_raise_to"] == 4  # the big blind, 2, is the last bet
+    refuse(t, "the smallest raise is to 4", type="raise", player="Ann", amount=3)
+    t = check_round(t)
+    t = act(t, type="reveal")
+    refuse(t, "cannot bet to 0", type="bet", player="Bob", amount=0)
+    t = act(t, type="bet", player="Bob", amount=5)
+    refuse(t, "the smallest raise is to 10", type="raise", player="Cy", amount=9)
+    t = act(t, type="raise", player="Cy", amount=12)  # a raise of 7
+    assert t.step()["min_raise_to"] == 19
+    refuse(t, "the smallest raise is to 19", type="raise", player="Ann", amount=18)
+    t = act(t, type="raise", player="Ann", amount=19)
+    assert t.step()["min_raise_to"] == 26
+
+
+def test_r5_no_limit_bet_is_at_most_the_stack() -> None:
+    t = start(make(["Ann", {"name": "Bob", "stack": 30}, "Cy"]))
+    t = check_round(t)
+    t = act(t, type="reveal")
+    assert t.step()["max_raise_to"] == 28
+    refuse(t, "Bob cannot bet to 29: that needs 29 and Bob has 28", type="bet", player="Bob",
+           amount=29)
+
+
+def test_r5_fixed_limit_small_bet_preflop_and_flop_big_bet_turn_and_river() -> None:
+    t = start(make(["Ann", "Bob", "Cy"], betting="fixed_limit", small_bet=2, big_bet=4))
+    step = t.step()
+    assert (step["min_raise_to"], step["max_raise_to"]) == (4, 4)
+    refuse(t, "in fixed limit this round it is raise to 4", type="raise", player="Ann",
+           amount=6)
+    t = check_round(act(t, type="raise", player="Ann", amount=4))
+    t = act(t, type="reveal")
+    refuse(t, "in fixed limit this round it is bet to 2", type="bet", player="Bob", amount=4)
+    t = act(t, type="bet", player="Bob", amount=2)
+    t = check_round(t)
+    t = act(t, type="reveal")
+    refuse(t, "in fixed limit this round it is bet to 4", type="bet", player="Bob", amount=2)
+    t = act(t, type="bet", player="Bob", amount=4)
+    assert t.step()["min_raise_to"] == 8
+    t = check_round(t)
+    t = act(t, type="reveal")
+    step = t.step()
+    assert (step["round"], step["min_raise_to"], step["max_raise_to"]) == ("River", 4, 4)
+    # everyone put in 4 + 2 + 4 = 10
+    assert stacks(t) == {"Ann": 90, "Bob": 90, "Cy": 90}
+
+
+def test_r5_fixed_limit_one_bet_and_three_raises() -> None:
+    t = start(make(["Ann", "Bob", "Cy"], betting="fixed_limit", small_bet=2, big_bet=4))
+    # pre-flop the big blind is the bet: three raises follow
+    t = act(t, type="raise", player="Ann", amount=4)
+    t = act(t, type="raise", player="Bob", amount=6)
+    t = act(t, type="raise", player="Cy", amount=8)
+    assert t.step()["options"] == ["fold", "call"]
+    refuse(t, "a round allows one bet and three raises", type="raise", player="Ann", amount=10)
+    t = check_round(t)
+    t = act(t, type="reveal")
+    t = act(t, type="bet", player="Bob", amount=2)
+    t = act(t, type="raise", player="Cy", amount=4)
+    t = act(t, type="raise", player="Ann", amount=6)
+    t = act(t, type="raise", player="Bob", amount=8)
+    refuse(t, "a round allows one bet and three raises", type="raise", player="Cy", amount=10)
+    t = check_round(t)
+    assert stacks(t) == {"Ann": 84, "Bob": 84, "Cy": 84}
+
+
+def test_r5_pot_limit_maximum_is_the_pot_after_the_call() -> None:
+    t = start(make(["Ann", "Bob", "Cy"], betting="pot_limit"))
+    # pot 3, Ann calls 2 -> 5, raises 5: to 7
+    assert t.step()["max_raise_to"] == 7
+    refuse(t, "pot limit allows at most 7", type="raise", player="Ann", amount=8)
+    t = act(t, type="raise", player="Ann", amount=7)
+    # pot 10, Bob calls 6 -> 16, raises 16: to 23
+    assert t.step()["max_raise_to"] == 23
+    refuse(t, "pot limit allows at most 23", type="raise", player="Bob", amount=24)
+    t = act(t, type="call", player="Bob")
+    t = act(t, type="call", player="Cy")
+    assert t.state()["pot_total"] == 21
+    t = act(t, type="reveal")
+    assert t.step()["max_raise_to"] == 21  # the opening bet is at most the pot
+    refuse(t, "pot limit allows at most 21", type="bet", player="Bob", amount=22)
+    t = act(t, type="bet", player="Bob", amount=21)
+    assert stacks(t) == {"Ann": 93, "Bob": 72, "Cy": 93}
+
+
+def test_r5_short_all_in_does_not_reopen_the_betting_for_players_who_acted() -> None:
+    t = start(make(["Ann", {"name": "Bob", "stack": 30}, "Cy", "Di"]))
+    t = check_round(t)  # everyone in for 2
+    t = act(t, type="reveal")
+    t = act(t, type="bet", player="Bob", amount=10)  # Bob's last 28 stays behind: 18 left
+    t = act(t, type="raise", player="Cy", amount=20)  # a full raise of 10
+    t = act(t, type="call", player="Di")
+    t = act(t, type="call", player="Ann")
+    t = act(t, type="all_in", player="Bob")  # to 28: 8 more, less than a full raise of 10
+    assert stacks(t)["Bob"] == 0
+    for name in ("Cy", "Di", "Ann"):
+        step = t.step()
+        assert step["player"] == name
+        assert step["options"] == ["fold", "call"]
+        refuse(t, "did not reopen the betting", type="raise", player=name, amount=40)
+        t = act(t, type="call", player=name)
+    assert t.step()["kind"] == "reveal"
+    assert stacks(t) == {"Ann": 70, "Bob": 0, "Cy": 70, "Di": 70}
+
+
+def test_r5_short_all_in_leaves_raising_open_to_players_yet_to_act() -> None:
+    t = start(make(["Ann", "Bob", {"name": "Cy", "stack": 14}, "Di"]))
+    t = check_round(t)
+    t = act(t, type="reveal")
+    t = act(t, type="bet", player="Bob", amount=10)
+    t = act(t, type="all_in", player="Cy")  # to 12: short
+    step = t.step()
+    assert step["player"] == "Di" and "raise" in step["options"]
+    assert step["min_raise_to"] == 22  # 12 + the last full raise, 10
+    t = act(t, type="raise", player="Di", amount=22)
+    t = act(t, type="call", player="Ann")
+    step = t.step()  # Di's full raise reopens the betting for Bob
+    assert step["player"] == "Bob" and "raise" in step["options"]
+
+
+def test_r5_when_one_player_can_still_bet_the_rest_is_turned_without_betting() -> None:
+    t = start(make(["Ann", {"name": "Bob", "stack": 20}, "Cy"]))
+    t = act(t, type="raise", player="Ann", amount=20)
+    t = act(t, type="all_in", player="Bob")
+    t = act(t, type="fold", player="Cy")
+    kinds = []
+    while t.step()["kind"] != "showdown":
+        kinds.append(t.step()["kind"])
+        t = act(t, type="reveal")
+    assert kinds == ["reveal", "reveal", "reveal"]
+    t = showdown(t, JUNK, {"Ann": "Ks Kd", "Bob": "As Ad"})
+    assert stacks(t) == {"Ann": 80, "Bob": 42, "Cy": 98}
+
+
+def test_r5_uncalled_part_of_a_bet_goes_back() -> None:
+    t = start(make(["Ann", {"name": "Bob", "stack": 10}, "Cy"]))
+    t = check_round(t)
+    t = act(t, type="reveal")
+    t = act(t, type="all_in", player="Bob")  # 8
+    t = act(t, type="raise", player="Cy", amount=50)
+    t = act(t, type="fold", player="Ann")
+    # Cy's 42 that nobody could call goes back
+    assert stacks(t) == {"Ann": 98, "Bob": 0, "Cy": 90}
+    assert t.state()["pots"] == [{"amount": 22, "eligible": ["Bob", "Cy"]}]
+    assert "Cy takes back 42 uncalled." in t.state()["log"]
+
+
+def test_r5_uncalled_bet_back_when_everyone_folds() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    t = act(t, type="raise", player="Ann", amount=60)
+    t = act(t, type="fold", player="Bob")
+    t = act(t, type="fold", player="Cy")
+    assert t.deal_over
+    assert stacks(t) == {"Ann": 103, "Bob": 99, "Cy": 98}
+    assert t.state()["result"]["winners"] == ["Ann"]
+
+
+# ----------------------------------------------------------------------------- R6
+
+
+def side_pot_deal() -> Table:
+    """Ann 100 deals; Bob 10 (small blind), Cy 20 (big blind), Di 30 all in pre-flop."""
+    t = start(make([{"name": "Ann", "stack": 100}, {"name": "Bob", "stack": 10},
+                    {"name": "Cy", "stack": 20}, {"name": "Di", "stack": 30}]))
+    t = act(t, type="all_in", player="Di")
+    t = act(t, type="call", player="Ann")
+    t = act(t, type="all_in", player="Bob")
+    t = act(t, type="all_in", player="Cy")
+    return t
+
+
+def test_r6_three_all_ins_make_a_main_pot_and_two_side_pots() -> None:
+    t = side_pot_deal()
+    assert t.state()["pots"] == [
+        {"amount": 40, "eligible": ["Ann", "Bob", "Cy", "Di"]},
+        {"amount": 30, "eligible": ["Ann", "Cy", "Di"]},
+        {"amount": 20, "eligible": ["Ann", "Di"]},
+    ]
+    assert [p["status"] for p in t.state()["players"]] == ["in", "all_in", "all_in", "all_in"]
+
+
+def test_r6_each_layer_goes_to_the_best_hand_among_its_players() -> None:
+    t = to_showdown(side_pot_deal())
+    t = showdown(t, JUNK, {"Ann": "Js Jd", "Bob": "As Ad", "Cy": "Ks Kd", "Di": "Qs Qd"})
+    result = t.state()["result"]
+    assert result["payouts"] == {"Bob": 40, "Cy": 30, "Di": 20}
+    assert stacks(t) == {"Ann": 70, "Bob": 40, "Cy": 30, "Di": 20}
+
+
+def test_r6_the_biggest_stack_with_the_best_hand_takes_every_layer() -> None:
+    t = to_showdown(side_pot_deal())
+    t = showdown(t, JUNK, {"Ann": "As Ad", "Bob": "Ks Kd", "Cy": "Qs Qd", "Di": "Js Jd"})
+    assert stacks(t) == {"Ann": 160, "Bob": 0, "Cy": 0, "Di": 0}
+
+
+def test_r6_no_side_pot_while_nobody_is_all_in() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    assert t.state()["pots"] == [{"amount": 3, "eligible": ["Ann", "Bob", "Cy"]}]
+    t = act(t, type="raise", player="Ann", amount=10)
+    assert t.state()["pots"] == [{"amount": 13, "eligible": ["Ann", "Bob", "Cy"]}]
+
+
+def test_r6_folded_chips_stay_in_the_layers_they_reached() -> None:
+    t = start(make([{"name": "Ann", "stack": 100}, {"name": "Bob", "stack": 10}, "Cy"]))
+    t = act(t, type="raise", player="Ann", amount=30)
+    t = act(t, type="all_in", player="Bob")
+    t = act(t, type="fold", player="Cy")  # Cy's big blind, 2, stays in the main pot
+    assert t.state()["pots"] == [{"amount": 22, "eligible": ["Ann", "Bob"]}]
+    assert stacks(t)["Ann"] == 90  # 20 of Ann's 30 were not called
+    t = to_showdown(t)
+    t = showdown(t, JUNK, {"Ann": "Ks Kd", "Bob": "As Ad"})
+    assert stacks(t) == {"Ann": 90, "Bob": 22, "Cy": 98}
+
+
+# ----------------------------------------------------------------------------- R7
+
+
+def split_deal(**rules: Any) -> Table:
+    """Dealer Ann calls, Bob folds his small blind, Cy checks: a pot of 5; Ann and Cy tie."""
+    t = start(make(["Ann", "Bob", "Cy"], **rules))
+    t = act(t, type="call", player="Ann")
+    t = act(t, type="fold", player="Bob")
+    t = act(t, type="check", player="Cy")
+    t = to_showdown(t)
+    return showdown(t, JUNK, {"Ann": "Jh Js", "Cy": "Jc Jd"})
+
+
+def test_r7_odd_chip_to_the_first_sharing_seat_left_of_dealer() -> None:
+    t = split_deal()
+    assert t.state()["result"]["payouts"] == {"Ann": 2, "Cy": 3}
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101}
+
+
+def test_r7_odd_chip_order_starts_from_the_dealer_left_not_seat_one() -> None:
+    t = make(["Ann", "Bob", "Cy"])
+    t = start(t)
+    t = act(t, type="fold", player="Ann")
+    t = act(t, type="fold", player="Bob")  # Cy takes 3
+    t = start(t)  # Bob deals, Cy small blind, Ann big blind
+    t = act(t, type="call", player="Bob")
+    t = act(t, type="fold", player="Cy")
+    t = act(t, type="check", player="Ann")
+    t = to_showdown(t)
+    t = showdown(t, JUNK, {"Ann": "Jh Js", "Bob": "Jc Jd"})
+    # seats from Bob's left: Cy (folded), Ann, Bob: Ann takes the odd chip
+    assert t.state()["result"]["payouts"] == {"Ann": 3, "Bob": 2}
+    assert stacks(t) == {"Ann": 101, "Bob": 99, "Cy": 100}
+
+
+def test_r7_carry_keeps_the_odd_chip_for_the_next_deal() -> None:
+    t = split_deal(odd_chip="carry")
+    assert t.state()["result"]["payouts"] == {"Ann": 2, "Cy": 2}
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100}
+    assert t.totals.carry == 1 and t.chips() == 300
+    t = start(t)  # Bob deals, Cy and Ann post the blinds; the odd chip is in the pot
+    s = t.state()
+    assert s["carried"] == 1
+    assert s["pot_total"] == 4
+    assert sum(pot["amount"] for pot in s["pots"]) == 4
+    t = act(t, type="fold", player="Bob")
+    t = act(t, type="fold", player="Cy")
+    assert stacks(t) == {"Ann": 102, "Bob": 99, "Cy": 99}
+    assert t.totals.carry == 0 and t.chips() == 300
+
+
+# ----------------------------------------------------------------------------- R8
+
+
+def test_r8_undo_a_bet() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    before = t.state(dealer=True)
+    t2 = act(t, type="raise", player="Ann", amount=10)
+    t3 = act(t2, type="undo")
+    assert t3.state()["undone"] == "Ann: raise 10"
+    s = t3.state(dealer=True)
+    for key in ("players", "step", "pots", "pot_total", "grid", "result"):
+        assert s[key] == before[key]
+    assert t3.seq == t2.seq + 1
+
+
+def test_r8_undo_a_reveal() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    t2 = act(t, type="reveal", cards=[JUNK[c] for c in FLOP])
+    t3 = act(t2, type="undo")
+    assert t3.state()["undone"] == "reveal"
+    assert t3.step() == t.step()
+    assert set(t3.state()["grid"]["cells"].values()) == {None}
+
+
+def test_r8_undo_the_showdown() -> None:
+    t = to_showdown(start(make(["Ann", "Bob"])))
+    t2 = showdown(t, JUNK, {"Ann": "As Ad", "Bob": "Ks Kd"})
+    assert stacks(t2) == {"Ann": 102, "Bob": 98}
+    t3 = act(t2, type="undo")
+    assert t3.state()["undone"] == "showdown"
+    assert t3.state()["result"] is None
+    assert t3.step()["kind"] == "showdown"
+    assert stacks(t3) == stacks(t)
+    t4 = showdown(t3, JUNK, {"Ann": "Qs Qd", "Bob": "Ks Kd"})
+    assert stacks(t4) == {"Ann": 98, "Bob": 102}
+
+
+def test_r8_undo_refused_at_deal_start_and_earlier_deals_stand() -> None:
+    t = act(make(["Ann", "Bob"]), type="start_deal")
+    refuse(t, "Nothing to undo: the deal has just started", type="undo")
+    refuse(make(["Ann", "Bob"]), "Nothing to undo: no deal has started", type="undo")
+    t = act(t, type="next")
+    t = act(t, type="fold", player="Ann")
+    t = act(t, type="start_deal")
+    refuse(t, "Nothing to undo", type="undo")
+    assert stacks(t) == {"Ann": 97, "Bob": 100}  # deal 1's result stands; deal 2's blinds
+
+
+def test_r8_repeated_undo_back_to_the_start_conserves_chips() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    t = act(t, type="raise", player="Ann", amount=10)
+    t = act(t, type="call", player="Bob")
+    t = act(t, type="fold", player="Cy")
+    t = act(t, type="reveal")
+    while t.state()["can_undo"]:
+        t = act(t, type="undo")
+    assert t.step()["kind"] == "next"
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 98}
+
+
+# ----------------------------------------------------------------------------- R9
+
+
+def test_r9_out_of_turn_is_refused() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    refuse(t, "It is not Bob's turn to call: it is Ann's.", type="call", player="Bob")
+    refuse(t, "It is not Cy's turn to check", type="check", player="Cy")
+
+
+def test_r9_too_small_a_raise_is_refused() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    refuse(t, "Ann cannot raise to 3: the smallest raise is to 4.", type="raise", player="Ann",
+           amount=3)
+    refuse(t, "Ann cannot raise to 2: it must be more than 2.", type="raise", player="Ann",
+           amount=2)
+
+
+def test_r9_a_card_already_on_the_table_is_refused() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    refuse(t, "Kh is already on the table", type="reveal",
+           cards={"r1c1": "Kh", "r2c4": "Kh"})
+    t = act(t, type="reveal", cards={"r1c1": "Kh"})
+    t = check_round(t)
+    refuse(t, r"Kh is already on the table \(r1c1\)", type="reveal", cards={"r1c2": "Kh"})
+    t = to_showdown(t)
+    cells = dict(JUNK, r1c1="Kh")
+    refuse(t, r"Kh is already on the table \(r1c1\)", type="showdown", cells=cells,
+           hands={"Ann": ["Kh", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"]})
+    refuse(t, "r1c1 is already entered as Kh", type="showdown", cells=JUNK,
+           hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"]})
+
+
+def test_r9_more_cards_than_allowed_are_refused() -> None:
+    t = check_round(start(make(["Ann", "Bob", "Cy"])))
+    cards = [JUNK[c] for c in FLOP] + ["As"]
+    refuse(t, "Only 15 cards are turned now", type="reveal", cards=cards)
+    t = act(t, type="reveal")
+    t = check_round(t)
+    refuse(t, "Only 5 cards are turned now", type="reveal",
+           cards=["As", "Ks", "Qs", "Js", "7s", "5s"])
+
+
+def test_r9_a_player_who_does_not_exist_is_refused() -> None:
+    t = start(make(["Ann", "Bob", "Cy"]))
+    refuse(t, "There is no player called Zed at this table.", type="call", player="Zed")
+    t = to_showdown(t)
+    refuse(t, "There is no player called Zed", type="showdown", cells=JUNK,
+           hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"],
+                  "Zed": ["Js", "Jd"]})
+
+
+def test_r9_wrong_action_for_the_step_is_refused() -> None:
+    t = act(make(["Ann", "Bob"]), type="start_deal")
+    refuse(t, "Cannot check now: Deal two hole cards", type="check", player="Ann")
+    refuse(t, "A deal is in play", type="start_deal")
+    t = act(t, type="next")
+    refuse(t, "Cannot reveal now", type="reveal")
+    refuse(t, "Ann cannot check: 1 to call.", type="check", player="Ann")
+
+
+# ----------------------------------------------------------------------------- R3 and R9 at random
+
+ILLEGAL_BY_STEP: dict[str, list[dict[str, Any]]] = {
+    "bet": [{"type": "next"}, {"type": "reveal"}, {"type": "pay", "player": "P0"},
+            {"type": "check", "player": "Nobody"}],
+    "reveal": [{"type": "next"}, {"type": "check", "player": "P0"},
+               {"type": "raise", "player": "P1", "amount": 5}, {"type": "draw", "player": "P0"}],
+    "next": [{"type": "reveal"}, {"type": "call", "player": "P0"}, {"type": "start_deal"}],
+    "showdown": [{"type": "showdown"}, {"type": "check", "player": "P0"}, {"type": "next"}],
+    "start_deal": [{"type": "check", "player": "P0"}, {"type": "reveal"},
+                   {"type": "showdown"}],
+}
+
+
+def illegal_actions(t: Table) -> list[dict[str, Any]]:
+    step = t.step()
+    bodies = list(ILLEGAL_BY_STEP[step["kind"]])
+    if step["kind"] == "bet":
+        others = [p["name"] for p in t.state()["players"] if p["name"] != step["player"]]
+        bodies.append({"type": "fold", "player": others[0]})
+        if step["min_raise_to"] and step["min_raise_to"] > step["current_bet"] + 1:
+            verb = "raise" if step["current_bet"] else "bet"
+            bodies.append({"type": verb, "player": step["player"],
+                           "amount": step["min_raise_to"] - 1})
+    if step["kind"] == "reveal" and t.deal is not None:
+        known = sorted(t.deal.known_cards())
+        if known:
+            bodies.append({"type": "reveal", "cards": {step["cells"][0]: known[0]}})
+    return bodies
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    stacks_=st.lists(st.sampled_from([1, 2, 3, 5, 8, 20, 100]), min_size=2, max_size=6),
+    betting=st.sampled_from(["no_limit", "fixed_limit", "pot_limit"]),
+    ante=st.sampled_from([0, 1]),
+    odd_chip=st.sampled_from(["left_of_dealer", "carry"]),
+)
+def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
+    seed: int, stacks_: list[int], betting: str, ante: int, odd_chip: str
+) -> None:
+    rng = random.Random(seed)
+    players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks_)]
+    t = Table.create("texas_dozen", players,
+                     {"betting": betting, "ante": ante, "odd_chip": odd_chip})
+    total = sum(stacks_)
+    for _ in range(3):
+        if sum(1 for s in t.totals.stacks if s > 0) < 2:
+            break
+        t = act(t, type="start_deal")
+        while not t.deal_over:
+            assert t.chips() == total
+            step = t.step()
+            assert step["kind"] in ("next", "reveal", "bet", "showdown")
+            assert (step["player"] is not None) == (step["kind"] == "bet")
+            if rng.random() < 0.3:
+                body = rng.choice(illegal_actions(t))
+                before = t.state(dealer=True)
+                assert not t.can(t.prepare(body)), body
+                assert t.state(dealer=True) == before
+            if t.state()["can_undo"] and rng.random() < 0.1:
+                t = act(t, type="undo")
+                continue
+            options = legal_actions(t, rng)
+            assert options
+            t = act(t, **rng.choice(options))
+        assert t.chips() == total
+        assert sum(t.totals.stacks) + t.totals.carry == total
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), count=st.integers(2, 8))
+def test_r3_play_deal_many_deals_conserve_chips(seed: int, count: int) -> None:
+    rng = random.Random(seed)
+    t = Table.create("texas_dozen", [f"P{i}" for i in range(count)])
+    for _ in range(3):
+        if sum(1 for s in t.totals.stacks if s > 0) < 2:
+            break  # heads up, one player has every chip
+        t = play_deal(t, rng, undo_rate=0.05)
+        assert t.chips() == 100 * count
+        assert t.state()["result"] is not None
+
+
+# ----------------------------------------------------------------------------- R6 and R7 at random
+
+
+def expected_settlement(t: Table, scores: dict[str, int]) -> tuple[dict[str, int], int]:
+    """R6 and R7 by hand, from the state before the showdown: layer every seat's chips in
+    the pot by the levels of the seats still in; each layer to the best of the seats still
+    in that reached it; odd chips by ``rules.odd_chip``. Returns (payouts, chips carried)."""
+    s = t.state()
+    names = [p["name"] for p in s["players"]]
+    put = {p["name"]: p["in_pot"] for p in s["players"]}
+    live = [p["name"] for p in s["players"] if p["status"] in ("in", "all_in")]
+    dealer = names.index(s["dealer"])
+    from_left = names[dealer + 1:] + names[:dealer + 1]
+    levels = sorted({put[n] for n in live if put[n]})
+    layers: list[list[Any]] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in put.values())
+        layers.append([amount, [n for n in live if put[n] >= level]])
+        previous = level
+    above = sum(c - previous for c in put.values() if c > previous)  # folded above every level
+    if layers:
+        layers[-1][0] += above
+        layers[0][0] += s["carried"]
+    else:
+        layers.append([above + s["carried"], live])
+    payouts: dict[str, int] = {}
+    carried = 0
+    for amount, eligible in layers:
+        top = max(scores[n] for n in eligible)
+        winners = [n for n in from_left if n in eligible and scores[n] == top]
+        share, odd = divmod(amount, len(winners))
+        for i, n in enumerate(winners):
+            extra = 1 if s["rules"]["odd_chip"] == "left_of_dealer" and i < odd else 0
+            if share + extra:
+                payouts[n] = payouts.get(n, 0) + share + extra
+        if s["rules"]["odd_chip"] == "carry":
+            carried += odd
+    return payouts, carried
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    stacks_=st.lists(st.sampled_from([3, 5, 8, 13, 40]), min_size=2, max_size=6),
+    betting=st.sampled_from(["no_limit", "fixed_limit", "pot_limit"]),
+    odd_chip=st.sampled_from(["left_of_dealer", "carry"]),
+)
+def test_r6_r7_random_showdowns_pay_each_layer_to_its_best_hand(
+    seed: int, stacks_: list[int], betting: str, odd_chip: str
+) -> None:
+    rng = random.Random(seed)
+    players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks_)]
+    t = Table.create("texas_dozen", players, {"betting": betting, "odd_chip": odd_chip})
+    t = act(t, type="start_deal")
+    while t.step()["kind"] != "showdown":
+        if t.deal_over:
+            return  # everyone else folded: no showdown to check
+        options = legal_actions(t, rng)
+        staying = [o for o in options if o["type"] != "fold"] or options
+        t = act(t, **rng.choice(staying))
+    body = showdown_action(t, t.step(), rng)
+    after = act(t, **body)
+    assert after.deal is not None
+    cells = {c: card for c, card in after.deal.grid.items() if card}
+    scores = {p.name: brute_force_lines(p.cards, cells)[0] for p in after.deal.still_in()}
+    payouts, carried = expected_settlement(t, scores)
+    taken = {n: c for n, c in after.state()["result"]["payouts"].items() if c}
+    assert taken == payouts  # API.md: players who take nothing may be left out
+    assert after.totals.carry == carried
+    assert sum(after.totals.stacks) + after.totals.carry == sum(stacks_)
