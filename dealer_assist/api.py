@@ -51,7 +51,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def public_state(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
+def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
     """The core's state with the table's id, as every answer and event carries it."""
     return {"id": table_id, **table.state(dealer=dealer)}
 
@@ -64,11 +64,15 @@ def table_urls(table_id: str, token: str | None = None) -> dict[str, str]:
     return urls
 
 
+def no_table(table_id: str) -> str:
+    return f"There is no table {table_id[:40]!r} on this server."
+
+
 def find_table(table_id: str) -> dict[str, Any]:
     """The table's row, or a 404."""
     row = storage.table_row(get_db(), table_id)
     if row is None:
-        raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+        raise ApiError(404, no_table(table_id))
     return row
 
 
@@ -85,7 +89,7 @@ def is_dealer(row: dict[str, Any]) -> bool:
 def load(table_id: str) -> Table:
     table = get_store().load(get_db(), table_id)
     if table is None:
-        raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+        raise ApiError(404, no_table(table_id))
     return table
 
 
@@ -104,9 +108,9 @@ def create_table() -> ResponseReturnValue:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()
     storage.insert_table(get_db(), table_id, setup, hash_token(token))
-    table = load(table_id)
+    table = Table.from_setup(setup)
     out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
-           "state": public_state(table_id, table, dealer=True)}
+           "state": state_for(table_id, table, dealer=True)}
     response = jsonify(out)
     response.status_code = 201
     response.headers["Location"] = f"/api/tables/{table_id}"
@@ -123,7 +127,7 @@ def list_tables() -> ResponseReturnValue:
 def get_table(table_id: str) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
-    response = jsonify(public_state(table_id, load(table_id), dealer=dealer))
+    response = jsonify(state_for(table_id, load(table_id), dealer=dealer))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -134,7 +138,8 @@ def expected_seq(body: dict[str, Any]) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ApiError(400, f"expect_seq must be the whole number seq you saw, not {value!r}.")
+        raise ApiError(400, f"expect_seq must be the whole number seq you saw, not "
+                            f"{repr(value)[:40]}.")
     return value
 
 
@@ -151,9 +156,9 @@ def take_action(table_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], Ta
         sentence = str(err) if expect is not None else (
             "Another device acted on this table at the same moment: look again and retry.")
         raise ApiError(409, sentence, seq=table.seq,
-                       state=public_state(table_id, table, dealer=True)) from None
+                       state=state_for(table_id, table, dealer=True)) from None
     table = accepted.table
-    return {"seq": table.seq, "state": public_state(table_id, table, dealer=True)}, table
+    return {"seq": table.seq, "state": state_for(table_id, table, dealer=True)}, table
 
 
 @bp.post("/tables/<table_id>/actions")
@@ -183,16 +188,18 @@ def get_deal(table_id: str, number: int) -> ResponseReturnValue:
     deal = storage.get_deal(get_db(), table_id, number)
     if deal is None:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
-    if deal["finished"] is None and not dealer:
+    if not dealer:
         deal["actions"] = [hide_cards(entry) for entry in deal["actions"]]
     return jsonify(deal)
 
 
 def hide_cards(entry: dict[str, Any]) -> dict[str, Any]:
-    """While a deal is in play, the cards dealt to King's Pot players are face down: the
-    public history shows how many, as the public state does, not which."""
+    """The cards the dealer entered for King's Pot players (dealt, or one folded) stay the
+    dealer's: the public history shows how many, as the public state does, not which. Cards
+    shown at a showdown are in the deal's result."""
     action = entry["action"]
-    if action.get("type") != "deal_cards" or not action.get("cards"):
-        return entry
-    return {**entry, "action": {**action, "cards": ["?"] * len(action["cards"])}}
-
+    if action.get("type") == "deal_cards" and action.get("cards"):
+        return {**entry, "action": {**action, "cards": ["?"] * len(action["cards"])}}
+    if action.get("type") == "fold" and action.get("card"):
+        return {**entry, "action": {**action, "card": "?"}}
+    return entry

@@ -76,7 +76,7 @@ def create_app(
     app.after_request(security_headers)
     app.register_error_handler(HTTPException, http_error)
 
-    socketio = SocketIO(app, async_mode="threading")
+    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES)
     app.extensions["dealer_assist.socketio"] = socketio
     register_events(socketio)
     return app
@@ -141,6 +141,7 @@ ERROR_SENTENCES = {
     404: "There is nothing at this address.",
     405: "This address does not take that method.",
     413: f"The request is too large: a body has at most {MAX_BODY_BYTES // 1024} KB.",
+    500: "Something went wrong on the server; nothing was changed. Try again.",
 }
 
 

@@ -12,13 +12,14 @@ answer's body with its ``status`` added.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import current_app
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist import storage
-from dealer_assist.api import ApiError, public_state, take_action
+from dealer_assist.api import ApiError, no_table, state_for, take_action
 from dealer_assist.app import get_db, get_socketio, get_store
 from dealer_assist.auth import token_matches
 from dealer_assist.table import Table
@@ -32,12 +33,39 @@ def dealer_room(table_id: str) -> str:
     return f"table:{table_id}:dealer"
 
 
+class Rooms:
+    """Per table: a lock that orders the states sent, and the last seq broadcast.
+
+    Two actions at one table may finish in either order; holding the lock, a broadcast sends
+    only a seq newer than the last one sent, and a join reads the state and sends it, so no
+    client ever receives an older state after a newer one."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self.sent: dict[str, int] = {}
+
+    def lock(self, table_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.Lock())
+
+
+def rooms_of_app() -> Rooms:
+    return current_app.extensions.setdefault("dealer_assist.rooms", Rooms())
+
+
 def broadcast(table_id: str, table: Table) -> None:
     """Send the new state to everyone following the table: the dealer's state to the dealer
     room, the public state (no face-down card, no token) to the public room."""
     socketio = get_socketio(current_app._get_current_object())  # type: ignore[attr-defined]
-    socketio.emit("state", public_state(table_id, table, dealer=True), to=dealer_room(table_id))
-    socketio.emit("state", public_state(table_id, table), to=public_room(table_id))
+    tracker = rooms_of_app()
+    with tracker.lock(table_id):
+        if table.seq <= tracker.sent.get(table_id, -1):
+            return  # a newer state has gone out already
+        tracker.sent[table_id] = table.seq
+        socketio.emit("state", state_for(table_id, table, dealer=True),
+                      to=dealer_room(table_id))
+        socketio.emit("state", state_for(table_id, table), to=public_room(table_id))
 
 
 def on_join(data: Any) -> None:
@@ -47,19 +75,21 @@ def on_join(data: Any) -> None:
     table_id = data["table"][:64]
     db = get_db()
     row = storage.table_row(db, table_id)
-    table = get_store().load(db, table_id) if row is not None else None
-    if row is None or table is None:
-        emit("error", {"error": f"There is no table {table_id!r} on this server."})
+    if row is None:
+        emit("error", {"error": no_table(table_id)})
         return
     token = data.get("token")
     dealer = token is not None and token_matches(token, row["token_hash"])
     if token is not None and not dealer:
         emit("error", {"error": "That is not this table's dealer token: you see the "
                                 "players' view."})
-    leave_room(dealer_room(table_id))
-    leave_room(public_room(table_id))
-    join_room(dealer_room(table_id) if dealer else public_room(table_id))
-    emit("state", public_state(table_id, table, dealer=dealer))
+    with rooms_of_app().lock(table_id):
+        leave_room(dealer_room(table_id))
+        leave_room(public_room(table_id))
+        join_room(dealer_room(table_id) if dealer else public_room(table_id))
+        table = get_store().load(db, table_id)
+        assert table is not None
+        emit("state", state_for(table_id, table, dealer=dealer))
 
 
 def on_action(data: Any) -> dict[str, Any]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 
 from dealer_assist import storage
-from dealer_assist.app import base_url, get_db
+from dealer_assist.api import table_urls
+from dealer_assist.app import get_db
 from dealer_assist.qr import qr_svg
 from dealer_assist.rules import VARIANT_NAMES
 
@@ -21,7 +22,7 @@ def table_context(table_id: str) -> dict[str, str]:
     return {
         "table_id": table_id, "table_name": row["name"], "variant": row["variant"],
         "variant_name": VARIANT_NAMES.get(row["variant"], row["variant"]),
-        "join_url": f"{base_url()}/t/{table_id}",
+        "join_url": table_urls(table_id)["join_url"],
     }
 
 

@@ -47,9 +47,7 @@ def now() -> str:
 
 # --------------------------------------------------------------------------- connecting
 def connect(path: str | Path) -> Database:
-    """A connection to the database file at ``path`` (made with its folder if missing)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """A connection to the database file at ``path`` (:func:`init_db` makes it first)."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
     db = Database(conn)
     db.execute("PRAGMA foreign_keys = ON")
@@ -92,7 +90,7 @@ def read_transaction(db: Database) -> Iterator[Database]:
 
 # --------------------------------------------------------------------------- schema
 def _schema_1(db: Database) -> None:
-    db["tables"].create(
+    db.table("tables").create(
         {"id": str, "name": str, "variant": str, "setup_json": str, "token_hash": str,
          "created": str},
         pk="id", not_null={"name", "variant", "setup_json", "token_hash", "created"},
@@ -153,7 +151,8 @@ def migrate(db: Database) -> int:
 
 
 def init_db(path: str | Path) -> None:
-    """Make or update the database file at ``path``."""
+    """Make or update the database file at ``path``, and its folder."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = connect(path)
     try:
         migrate(db)
@@ -164,7 +163,7 @@ def init_db(path: str | Path) -> None:
 # --------------------------------------------------------------------------- tables
 def insert_table(db: Database, table_id: str, setup: TableSetup, token_hash: str) -> None:
     with write_transaction(db):
-        db["tables"].insert({
+        db.table("tables").insert({
             "id": table_id, "name": setup.name, "variant": setup.variant,
             "setup_json": json.dumps(setup.to_json()), "token_hash": token_hash,
             "created": now(),
@@ -240,13 +239,13 @@ def append_action(
             )
     except sqlite3.IntegrityError as err:
         raise StaleTableError(str(err)) from None
-    state = after.state()
     kings = after.setup.variant in KINGS_POT_VARIANTS
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
         " kings_pot_after = ? WHERE table_id = ? AND number = ?",
-        [state["dealer"], json.dumps(deal.result) if deal.result is not None else None,
+        [deal.players[deal.dealer].name,  # 21 Hand Hold'em's blind draw may move it
+         json.dumps(deal.result) if deal.result is not None else None,
          after.deal_over, stamp, after.totals.kings_pot if kings else None, table_id, number],
     )
 

@@ -1,0 +1,206 @@
+"""Fixtures for the server tests: an app on a temporary SQLite file, its test clients, a dealer
+helper that drives a table through the API, and real server processes on free ports."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_socketio import SocketIO
+
+from dealer_assist.app import create_app, get_socketio
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "dealer.db"
+
+
+@pytest.fixture
+def app(db_path: Path) -> Flask:
+    return create_app(db_path=db_path, testing=True)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def socketio(app: Flask) -> SocketIO:
+    return get_socketio(app)
+
+
+class Dealer:
+    """One table driven through the HTTP API, as the tablet page does."""
+
+    def __init__(self, client: FlaskClient, created: dict[str, Any]) -> None:
+        self.client = client
+        self.created = created
+        self.id: str = created["id"]
+        self.token: str = created["dealer_token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+
+    def act(self, body: Any, status: int = 200) -> dict[str, Any]:
+        """Post an action; assert the status; return the answer's JSON."""
+        response = self.client.post(f"/api/tables/{self.id}/actions", json=body,
+                                    headers=self.headers)
+        assert response.status_code == status, (body, response.get_json())
+        return response.get_json()
+
+    def run(self, *bodies: dict[str, Any]) -> dict[str, Any]:
+        """Post several actions that must all be accepted; return the last state."""
+        answer: dict[str, Any] = {}
+        for body in bodies:
+            answer = self.act(body)
+        return answer["state"]
+
+    def refuse(self, body: Any, sentence: str) -> dict[str, Any]:
+        """Post an action that must be refused with ``sentence`` (a part of it) and leave the
+        table exactly as it was, for the dealer and for everyone."""
+        before = (self.state(), self.state(dealer=True))
+        answer = self.act(body, status=400)
+        assert set(answer) == {"error"}
+        assert sentence in answer["error"], answer["error"]
+        assert answer["error"].endswith((".", "?", "!")), answer["error"]
+        assert (self.state(), self.state(dealer=True)) == before
+        return answer
+
+    def state(self, *, dealer: bool = False) -> dict[str, Any]:
+        response = self.client.get(f"/api/tables/{self.id}",
+                                   headers=self.headers if dealer else {})
+        assert response.status_code == 200
+        return response.get_json()
+
+    def player(self, name: str, *, dealer: bool = False) -> dict[str, Any]:
+        return next(p for p in self.state(dealer=dealer)["players"] if p["name"] == name)
+
+    def stacks(self) -> dict[str, int]:
+        return {p["name"]: p["stack"] for p in self.state()["players"]}
+
+
+def new_table(client: FlaskClient, variant: str, players: list[Any],
+              rules: dict[str, Any] | None = None, name: str = "Friday") -> Dealer:
+    body: dict[str, Any] = {"name": name, "variant": variant, "players": players}
+    if rules is not None:
+        body["rules"] = rules
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.get_json()
+    return Dealer(client, response.get_json())
+
+
+@pytest.fixture
+def make_table(client: FlaskClient):  # type: ignore[no-untyped-def]
+    def make(variant: str, players: list[Any], rules: dict[str, Any] | None = None,
+             name: str = "Friday") -> Dealer:
+        return new_table(client, variant, players, rules, name)
+
+    return make
+
+
+# --------------------------------------------------------------------------- real servers
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def command(prefer_script: bool = False) -> list[str]:
+    """How to start the app: the ``dealer-assist`` script if asked for and installed, else
+    ``python -m dealer_assist`` with this interpreter."""
+    if prefer_script:
+        script = Path(sys.executable).parent / "dealer-assist"
+        found = str(script) if script.exists() else shutil.which("dealer-assist")
+        if found:
+            return [found]
+    return [sys.executable, "-m", "dealer_assist"]
+
+
+class Server:
+    """``dealer-assist serve`` as a child process, its output in a file."""
+
+    def __init__(self, db: Path, log: Path, *, port: int | None = None,
+                 args: list[str] | None = None, prefer_script: bool = False,
+                 env: dict[str, str] | None = None) -> None:
+        self.db = db
+        self.log = log
+        self.port = port or free_port()
+        self.args = args if args is not None else [
+            "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", str(db)]
+        self.prefer_script = prefer_script
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> Server:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                command(self.prefer_script) + self.args, stdout=out, stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"the server stopped at start:\n{self.output()}")
+            try:
+                if requests.get(self.url + "/api/tables", timeout=1).status_code == 200:
+                    return self
+            except requests.RequestException:
+                pass
+            time.sleep(0.05)
+        self.stop()
+        raise AssertionError(f"the server did not answer within {timeout}s:\n{self.output()}")
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def kill(self) -> None:
+        """kill -9: no clean-up, no flush, as a crash or a pulled plug of the process."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+@pytest.fixture
+def servers(tmp_path: Path) -> Iterator[list[Server]]:
+    """Every server a test starts (append it here) is stopped when the test ends."""
+    started: list[Server] = []
+    yield started
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def start_server(tmp_path: Path, servers: list[Server]):  # type: ignore[no-untyped-def]
+    def start(db: Path | None = None, **kwargs: Any) -> Server:
+        server = Server(db or tmp_path / "live.db", tmp_path / f"server-{len(servers)}.log",
+                        **kwargs)
+        servers.append(server)
+        return server.start()
+
+    return start

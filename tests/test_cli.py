@@ -1,0 +1,132 @@
+"""The ``dealer-assist`` command: its arguments, the address and QR code it prints, and a real
+start that serves the home page."""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from conftest import Server, free_port
+
+from dealer_assist import cli
+from dealer_assist.qr import qr_text
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_no_subcommand_is_serve_with_the_defaults() -> None:
+    args = cli.parse_args([])
+    assert (args.command, args.host, args.port, args.db) == ("serve", "0.0.0.0", 5000, None)
+    args = cli.parse_args(["--port", "8000"])
+    assert (args.command, args.port) == ("serve", 8000)
+    args = cli.parse_args(["serve", "--host", "127.0.0.1", "--port", "5001", "--db", "x.db"])
+    assert (args.host, args.port, args.db) == ("127.0.0.1", 5001, Path("x.db"))
+
+
+def test_default_database_is_in_the_user_data_folder(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert cli.default_db() == tmp_path / "data" / "dealer-assist" / "dealer-assist.db"
+
+
+def test_a_bad_port_is_refused_with_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--port", "70000"]) == 2
+    assert "the port must be from 1 to 65535, not 70000." in capsys.readouterr().err
+
+
+def test_lan_address_is_an_address() -> None:
+    address = ipaddress.ip_address(cli.lan_address())
+    assert address.version == 4 and not address.is_unspecified
+    assert cli.public_host("0.0.0.0") == cli.lan_address()
+    assert cli.public_host("192.168.1.9") == "192.168.1.9"
+    assert cli.url_for_host("::1", 5000) == "http://[::1]:5000"
+
+
+def test_announce_prints_the_address_its_qr_code_and_the_database() -> None:
+    out = io.StringIO()
+    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out)
+    text = out.getvalue()
+    assert "Address: http://192.168.1.9:5000/\n" in text
+    assert "Database: /tmp/x.db\n" in text
+    assert qr_text("http://192.168.1.9:5000/") in text
+
+
+def wait_for(server: Server, pattern: str, timeout: float = 20.0) -> re.Match[str]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = re.search(pattern, server.output())
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{pattern!r} not printed:\n{server.output()}")
+
+
+def test_serve_prints_the_lan_address_and_qr_and_serves_pages(
+    start_server: Any, tmp_path: Path
+) -> None:
+    port = free_port()
+    db = tmp_path / "cli.db"
+    server: Server = start_server(db, port=port, prefer_script=True,
+                                  args=["serve", "--port", str(port), "--db", str(db)])
+    address = wait_for(server, r"Address: (http://[^\s]+)/\n").group(1)
+    host = re.fullmatch(r"http://([\d.]+):(\d+)", address)
+    assert host is not None and host.group(2) == str(port)
+    assert host.group(1) == cli.lan_address()
+    output = server.output()
+    assert qr_text(address + "/") in output  # the QR code of the home page
+    assert f"Database: {db.resolve()}\n" in output
+    assert db.exists()
+    home = requests.get(server.url + "/", timeout=10)
+    assert home.status_code == 200 and "text/html" in home.headers["Content-Type"]
+    assert requests.get(address + "/api/tables", timeout=10).json() == []  # on the LAN address
+    # a table made from the host's own browser (127.0.0.1) gets a join URL phones can open
+    made = requests.post(server.url + "/api/tables", timeout=10, json={
+        "variant": "texas_dozen", "players": ["Ann", "Bob"]}).json()
+    assert made["join_url"] == f"{address}/t/{made['id']}"
+
+
+def test_no_arguments_keeps_the_database_in_the_user_data_folder(
+    start_server: Any, tmp_path: Path
+) -> None:
+    port = free_port()
+    home = tmp_path / "home"
+    server: Server = start_server(tmp_path / "unused.db", port=port, args=["--port", str(port)],
+                                  env={"XDG_DATA_HOME": str(home / "data"), "HOME": str(home)})
+    expected = home / "data" / "dealer-assist" / "dealer-assist.db"
+    wait_for(server, re.escape(f"Database: {expected}") + "\n")
+    assert expected.exists()
+    assert not (tmp_path / "unused.db").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_wheel_ships_every_template_and_static_file(tmp_path: Path) -> None:
+    """A non-editable install serves the pages from inside the package: build the wheel from
+    a copy of the repository and find every file of templates/ and static/ in it."""
+    repo = Path(__file__).resolve().parents[1]
+    source = tmp_path / "src"
+    shutil.copytree(repo, source, ignore=shutil.ignore_patterns(
+        ".git", "*.egg-info", "build", "dist", "__pycache__", ".*cache", ".hypothesis",
+        ".benchmarks", "*.db", "*.db-*"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w",
+                    str(tmp_path / "dist"), str(source)], check=True, timeout=240,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    (wheel,) = (tmp_path / "dist").glob("dealer_assist-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in ("templates", "static"):
+        files = [p for p in (repo / folder).rglob("*") if p.is_file()]
+        assert files, folder
+        for path in files:
+            assert f"dealer_assist/{path.relative_to(repo).as_posix()}" in names
+    assert {"dealer_assist/templates/index.html", "dealer_assist/templates/tablet.html",
+            "dealer_assist/templates/phone.html"} <= names

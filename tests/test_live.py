@@ -1,0 +1,282 @@
+"""Live updates (API.md "Live updates"): Flask-SocketIO's test client in-process, then a real
+server process with python-socketio clients over real websockets."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+import socketio as socketio_client
+from conftest import Dealer, Server
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_socketio import SocketIO, SocketIOTestClient
+
+from dealer_assist.app import get_db
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def received(client: SocketIOTestClient, name: str) -> list[Any]:
+    return [event["args"][0] for event in client.get_received() if event["name"] == name]
+
+
+@pytest.fixture
+def kings(make_table: Any) -> Dealer:
+    d: Dealer = make_table("kings_pot", ["Ann", "Bob", "Cy"])
+    d.run({"type": "start_deal"}, {"type": "buy", "player": "Bob", "count": 1},
+          {"type": "buy", "player": "Cy", "count": 1}, {"type": "buy", "player": "Ann", "count": 1})
+    return d
+
+
+# --------------------------------------------------------------------------- in-process
+def test_join_gets_the_state_at_once(app: Flask, socketio: SocketIO, kings: Dealer) -> None:
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    (state,) = received(phone, "state")
+    assert state == kings.state()
+    tablet = socketio.test_client(app)
+    tablet.emit("join", {"table": kings.id, "token": kings.token})
+    (state,) = received(tablet, "state")
+    assert state == kings.state(dealer=True)
+
+
+def test_every_room_gets_its_state_after_an_action(
+    app: Flask, socketio: SocketIO, kings: Dealer
+) -> None:
+    phone = socketio.test_client(app)
+    tablet = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    tablet.emit("join", {"table": kings.id, "token": kings.token})
+    phone.get_received()
+    tablet.get_received()
+    answer = kings.act({"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})
+    (public,) = received(phone, "state")
+    (private,) = received(tablet, "state")
+    assert public["seq"] == private["seq"] == answer["seq"] == 5
+    assert private == answer["state"] == kings.state(dealer=True)
+    assert public == kings.state()
+    # R23: Bob's ace is the dealer's to see, not the phones'
+    assert next(p for p in private["players"] if p["name"] == "Bob")["hand"] == ["Ah"]
+    assert '"Ah"' not in json.dumps(public) and kings.token not in json.dumps(public)
+
+
+def test_a_refused_action_sends_nothing(app: Flask, socketio: SocketIO, kings: Dealer) -> None:
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    phone.get_received()
+    kings.act({"type": "check", "player": "Bob"}, status=400)
+    assert phone.get_received() == []
+
+
+def test_wrong_token_gets_an_error_and_the_public_view(
+    app: Flask, socketio: SocketIO, kings: Dealer
+) -> None:
+    kings.run({"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})
+    client = socketio.test_client(app)
+    client.emit("join", {"table": kings.id, "token": "guess"})
+    events = client.get_received()
+    assert [e["name"] for e in events] == ["error", "state"]
+    assert events[0]["args"][0] == {
+        "error": "That is not this table's dealer token: you see the players' view."}
+    assert events[1]["args"][0] == kings.state()
+    kings.run({"type": "deal_cards", "player": "Cy", "cards": ["Kd"]})
+    (state,) = received(client, "state")
+    assert state == kings.state()  # the public room only
+    assert "hand" not in state["players"][1]
+
+
+@pytest.mark.parametrize(("data", "sentence"), [
+    ({"table": "nope"}, "There is no table 'nope' on this server."),
+    ("nope", 'Join a table with {"table": "<id>"}.'),
+    ({}, 'Join a table with {"table": "<id>"}.'),
+])
+def test_join_refusals(app: Flask, socketio: SocketIO, data: Any, sentence: str) -> None:
+    client = socketio.test_client(app)
+    client.emit("join", data)
+    assert client.get_received() == [
+        {"name": "error", "args": [{"error": sentence}], "namespace": "/"}]
+
+
+def test_socket_action_from_the_dealer(app: Flask, socketio: SocketIO, kings: Dealer) -> None:
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    tablet = socketio.test_client(app)
+    tablet.emit("join", {"table": kings.id, "token": kings.token})
+    phone.get_received()
+    tablet.get_received()
+    # a phone is no dealer
+    ack = phone.emit("action", {"table": kings.id, "action": {"type": "undo"}}, callback=True)
+    assert ack["status"] == 401 and kings.state()["seq"] == 4
+    ack = tablet.emit("action", {"table": kings.id, "action": {"type": "next"}}, callback=True)
+    assert ack["status"] == 400 and ack["error"].startswith("Cannot next now")
+    ack = tablet.emit("action", {"table": kings.id, "action": {
+        "type": "deal_cards", "player": "Bob", "cards": ["Ah"], "expect_seq": 4}}, callback=True)
+    assert ack["status"] == 200 and ack["seq"] == 5 and ack["state"] == kings.state(dealer=True)
+    ack = tablet.emit("action", {"table": kings.id, "action": {
+        "type": "undo", "expect_seq": 4}}, callback=True)
+    assert ack["status"] == 409 and ack["seq"] == 5 and ack["state"]["seq"] == 5
+    assert [s["seq"] for s in received(phone, "state")] == [5]
+    assert [s["seq"] for s in received(tablet, "state")] == [5]
+
+
+def test_client_can_leave(app: Flask, socketio: SocketIO, kings: Dealer) -> None:
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    phone.emit("leave", {"table": kings.id})
+    phone.get_received()
+    kings.run({"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})
+    assert phone.get_received() == []
+
+
+def test_a_second_http_client_does_not_disturb_rooms(client: FlaskClient, app: Flask,
+                                                     socketio: SocketIO, kings: Dealer) -> None:
+    """Two tables: each room hears only its own table."""
+    other: Dealer = Dealer(client, client.post("/api/tables", json={
+        "variant": "texas_dozen", "players": ["Ann", "Bob"]}).get_json())
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    phone.get_received()
+    other.run({"type": "start_deal"})
+    assert phone.get_received() == []
+
+
+# --------------------------------------------------------------------------- a real server
+class Listener:
+    """A python-socketio client that queues every ``state`` and ``error`` it receives and
+    joins (again) on every connect, as the pages do."""
+
+    def __init__(self, url: str, table: str, token: str | None = None,
+                 transports: list[str] | None = None) -> None:
+        self.states: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.errors: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.connects = 0
+        self.sio = socketio_client.Client(reconnection_delay=0.2, reconnection_delay_max=0.5,
+                                          randomization_factor=0)
+        join = {"table": table} | ({"token": token} if token else {})
+
+        @self.sio.event
+        def connect() -> None:
+            self.connects += 1
+            self.sio.emit("join", join)
+
+        self.sio.on("state", self.states.put)
+        self.sio.on("error", self.errors.put)
+        self.sio.connect(url, transports=transports or ["websocket"], wait_timeout=10)
+
+    def next_state(self, timeout: float = 10.0) -> dict[str, Any]:
+        return self.states.get(timeout=timeout)
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+@pytest.fixture
+def listeners() -> Iterator[list[Listener]]:
+    """Every listener a test makes, closed at the end (side by side: a websocket client waits
+    up to 3 s for the closing handshake)."""
+    made: list[Listener] = []
+    yield made
+    closing = [threading.Thread(target=listener.close) for listener in made]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join(10)
+
+
+def create(url: str, variant: str, players: list[str]) -> dict[str, Any]:
+    response = requests.post(url + "/api/tables", json={"variant": variant, "players": players},
+                             timeout=10)
+    assert response.status_code == 201
+    return response.json()
+
+
+def post(url: str, made: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    response = requests.post(f"{url}/api/tables/{made['id']}/actions", json=body, timeout=10,
+                             headers={"Authorization": f"Bearer {made['dealer_token']}"})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_real_server_sends_every_client_the_new_state(
+    start_server: Any, listeners: list[Listener]
+) -> None:
+    server: Server = start_server()
+    made = create(server.url, "kings_pot", ["Ann", "Bob", "Cy"])
+    post(server.url, made, {"type": "start_deal"})
+    phones = [Listener(server.url, made["id"]) for _ in range(2)]
+    phones.append(Listener(server.url, made["id"], transports=["polling"]))
+    tablet = Listener(server.url, made["id"], made["dealer_token"])
+    listeners.extend([*phones, tablet])
+    for listener in listeners:
+        assert listener.next_state()["seq"] == 1  # at once on joining
+    answers = [post(server.url, made, body) for body in (
+        {"type": "buy", "player": "Bob", "count": 1}, {"type": "buy", "player": "Cy", "count": 1},
+        {"type": "buy", "player": "Ann", "count": 1},
+        {"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})]
+    public = requests.get(f"{server.url}/api/tables/{made['id']}", timeout=10).json()
+    for phone in phones:
+        seen = [phone.next_state() for _ in answers]
+        assert [s["seq"] for s in seen] == [2, 3, 4, 5]  # every state, in order
+        assert seen[-1] == public
+        assert '"Ah"' not in json.dumps(seen) and made["dealer_token"] not in json.dumps(seen)
+    seen = [tablet.next_state() for _ in answers]
+    assert seen == [a["state"] for a in answers]
+    assert tablet.errors.empty()
+
+
+def test_real_server_reconnect_gets_the_current_state_at_once(
+    start_server: Any, listeners: list[Listener], tmp_path: Path
+) -> None:
+    """The server goes away (kill -9) and comes back on the same port and file: the phone
+    reconnects by itself and at once has the state, with what happened while it was away."""
+    server: Server = start_server()
+    made = create(server.url, "texas_dozen", ["Ann", "Bob"])
+    post(server.url, made, {"type": "start_deal"})
+    phone = Listener(server.url, made["id"])
+    listeners.append(phone)
+    assert phone.next_state()["seq"] == 1
+    server.kill()
+    server.start()
+    last = post(server.url, made, {"type": "next"})
+    deadline = time.monotonic() + 20
+    state = phone.next_state(timeout=20)
+    while state["seq"] < last["seq"] and time.monotonic() < deadline:
+        state = phone.next_state(timeout=20)
+    assert phone.connects >= 2
+    assert state == requests.get(f"{server.url}/api/tables/{made['id']}", timeout=10).json()
+    assert state["seq"] == 2
+
+
+def test_real_server_wrong_token_error(start_server: Any, listeners: list[Listener]) -> None:
+    server: Server = start_server()
+    made = create(server.url, "off_road_stud", ["Ann", "Bob"])
+    listener = Listener(server.url, made["id"], "not-the-token")
+    listeners.append(listener)
+    assert "not this table's dealer token" in listener.errors.get(timeout=10)["error"]
+    assert listener.next_state() == requests.get(
+        f"{server.url}/api/tables/{made['id']}", timeout=10).json()
+
+
+def test_an_older_state_is_never_sent_after_a_newer_one(
+    app: Flask, socketio: SocketIO, kings: Dealer
+) -> None:
+    """Two actions finishing out of order: the late broadcast of the older state is dropped."""
+    from dealer_assist.live import broadcast
+
+    with app.app_context():
+        older = app.extensions["dealer_assist.store"].load(get_db(), kings.id)
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id})
+    phone.get_received()
+    kings.run({"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})
+    with app.app_context():
+        broadcast(kings.id, older)
+    assert [s["seq"] for s in received(phone, "state")] == [5]

@@ -1,0 +1,272 @@
+"""The storage layer on real SQLite files: schema and migrations, WAL and sync settings, the
+UNIQUE seq that stops two writers, stale caches, and a replay that never grows with age."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlite_utils import Database
+
+from dealer_assist import storage
+from dealer_assist.auth import hash_token
+from dealer_assist.errors import IllegalActionError
+from dealer_assist.table import Table, TableSetup
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+def db(db_path: Path) -> Iterator[Database]:
+    storage.init_db(db_path)
+    conn = storage.connect(db_path)
+    yield conn
+    conn.close()
+
+
+def load(store: storage.TableStore, db: Database, table_id: str = "t1") -> Table:
+    table = store.load(db, table_id)
+    assert table is not None
+    return table
+
+
+def make(db: Database, table_id: str = "t1", variant: str = "texas_dozen",
+         players: list[str] | None = None) -> TableSetup:
+    setup = TableSetup.create(variant, players or ["Ann", "Bob", "Cy"], None, "Friday")
+    storage.insert_table(db, table_id, setup, hash_token("secret"))
+    return setup
+
+
+def test_schema_is_made_once_and_migrations_are_recorded(db_path: Path) -> None:
+    storage.init_db(db_path)
+    storage.init_db(db_path)  # a second start changes nothing
+    db = storage.connect(db_path)
+    assert storage.schema_version(db) == len(storage.MIGRATIONS) == 1
+    rows = list(db.query("SELECT version, name FROM schema_version"))
+    assert rows == [{"version": 1, "name": "tables, actions and deals"}]
+    assert {"tables", "actions", "deals", "schema_version"} <= set(db.table_names())
+    assert [c.name for c in db["actions"].columns] == [
+        "table_id", "seq", "deal_number", "record_json", "created"]
+    assert [c.name for c in db["deals"].columns] == [
+        "table_id", "number", "start_seq", "base_json", "dealer", "started", "finished",
+        "result_json", "kings_pot_after"]
+    db.close()
+
+
+def test_a_new_migration_runs_once_on_start(db_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    storage.init_db(db_path)
+    calls: list[int] = []
+
+    def add_notes(db: Database) -> None:
+        calls.append(1)
+        db.execute("ALTER TABLE tables ADD COLUMN notes TEXT")
+
+    monkeypatch.setattr(storage, "MIGRATIONS", [*storage.MIGRATIONS, ("notes", add_notes)])
+    storage.init_db(db_path)
+    storage.init_db(db_path)
+    db = storage.connect(db_path)
+    assert calls == [1] and storage.schema_version(db) == 2
+    assert "notes" in db["tables"].columns_dict
+    db.close()
+
+
+def test_wal_and_full_sync(db: Database) -> None:
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_unique_table_seq_refuses_a_second_record_at_one_seq(db: Database) -> None:
+    make(db)
+    row = ["t1", 1, 1, '{"type": "start_deal"}', storage.now()]
+    sql = ("INSERT INTO actions (table_id, seq, deal_number, record_json, created)"
+           " VALUES (?, ?, ?, ?, ?)")
+    db.execute(sql, row)
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute(sql, row)
+
+
+def test_acting_appends_a_record_and_a_deal_row(db: Database) -> None:
+    make(db)
+    store = storage.TableStore()
+    accepted = store.act(db, "t1", {"type": "start_deal"})
+    assert accepted.table.seq == 1
+    store.act(db, "t1", {"type": "next"})
+    assert storage.last_seq(db, "t1") == 2
+    records = list(db.query("SELECT seq, deal_number, record_json FROM actions ORDER BY seq"))
+    assert records == [{"seq": 1, "deal_number": 1, "record_json": '{"type": "start_deal"}'},
+                       {"seq": 2, "deal_number": 1, "record_json": '{"type": "next"}'}]
+    (deal,) = storage.list_deals(db, "t1")
+    assert (deal["number"], deal["start_seq"], deal["dealer"], deal["finished"]) == (
+        1, 1, "Ann", None)
+    base = storage.deal_base(db, "t1", 1)
+    assert base is not None and base.stacks == (100, 100, 100)
+
+
+def test_a_refused_action_stores_nothing(db: Database) -> None:
+    make(db)
+    store = storage.TableStore()
+    store.act(db, "t1", {"type": "start_deal"})
+    store.act(db, "t1", {"type": "next"})
+    with pytest.raises(IllegalActionError, match="It is not Bob's turn"):
+        store.act(db, "t1", {"type": "check", "player": "Bob"})
+    assert storage.last_seq(db, "t1") == 2
+
+
+def test_a_second_process_never_acts_on_a_stale_state(db_path: Path) -> None:
+    """Two stores (two processes, each with its cache) on one file."""
+    storage.init_db(db_path)
+    db_a, db_b = storage.connect(db_path), storage.connect(db_path)
+    make(db_a)
+    a, b = storage.TableStore(), storage.TableStore()
+    a.act(db_a, "t1", {"type": "start_deal"})
+    assert load(b, db_b).seq == 1  # b caches seq 1
+    a.act(db_a, "t1", {"type": "next"})
+    a.act(db_a, "t1", {"type": "call", "player": "Ann"})
+    # b's cache says seq 1 (step "next"); the file says seq 3 (Bob to act)
+    with pytest.raises(IllegalActionError, match="Cannot next now"):
+        b.act(db_b, "t1", {"type": "next"})
+    accepted = b.act(db_b, "t1", {"type": "call", "player": "Bob"})
+    assert accepted.table.seq == 4
+    assert load(a, db_a).state() == accepted.table.state()
+    db_a.close()
+    db_b.close()
+
+
+@pytest.mark.parametrize("expect", [True, False])
+def test_two_writers_at_one_seq_only_one_wins(db_path: Path, expect: bool) -> None:
+    storage.init_db(db_path)
+    setup_db = storage.connect(db_path)
+    make(setup_db)
+    storage.TableStore().act(setup_db, "t1", {"type": "start_deal"})
+    setup_db.close()
+    outcomes: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def writer() -> None:
+        db = storage.connect(db_path)
+        store = storage.TableStore()
+        load(store, db)  # every writer starts from seq 1
+        barrier.wait()
+        body: dict[str, Any] = {"type": "next"} | ({"expect_seq": 1} if expect else {})
+        try:
+            store.act(db, "t1", body, expect_seq=1 if expect else None)
+            outcomes.append("ok")
+        except storage.StaleTableError:
+            outcomes.append("stale")
+        except IllegalActionError:
+            outcomes.append("refused")
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=writer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(outcomes) == ["ok"] + (["stale"] * 3 if expect else ["refused"] * 3)
+    db = storage.connect(db_path)
+    assert [r["seq"] for r in db.query("SELECT seq FROM actions")] == [1, 2]
+    db.close()
+
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def play_texas_deal(store: storage.TableStore, db: Database, dealer: int = 0) -> None:
+    """A three-handed deal that ends before the flop: the dealer (first to act, left of the
+    big blind) raises, both blinds fold."""
+    first, small, big = (PLAYERS[(dealer + i) % 3] for i in range(3))
+    for body in ({"type": "start_deal"}, {"type": "next"},
+                 {"type": "raise", "player": first, "amount": 6},
+                 {"type": "fold", "player": small}, {"type": "fold", "player": big}):
+        store.act(db, "t1", body)
+
+
+def test_a_restart_replays_only_the_last_deal(db: Database) -> None:
+    make(db)
+    store = storage.TableStore()
+    for dealer in range(3):
+        play_texas_deal(store, db, dealer)
+    # each dealer took the blinds once (+3) and paid the small (1) and the big (2) once
+    state = load(store, db).state()
+    assert [p["stack"] for p in state["players"]] == [100, 100, 100]
+    assert (state["deal_number"], state["seq"]) == (3, 15)
+    table = store.act(db, "t1", {"type": "start_deal"}).table
+    before = table.state(dealer=True)
+    # spoil every record of the earlier deals: a restart must not need them
+    db.execute("UPDATE actions SET record_json = 'spoilt' WHERE deal_number < 4")
+    restored = load(storage.TableStore(), db)
+    assert restored.state(dealer=True) == before
+    assert restored.seq == 16
+
+
+def test_a_replay_with_undo_records_gives_the_same_table(db: Database) -> None:
+    make(db, variant="kings_pot")
+    store = storage.TableStore()
+    for body in ({"type": "start_deal"}, {"type": "buy", "player": "Bob", "count": 2},
+                 {"type": "undo"}, {"type": "buy", "player": "Bob", "count": 1},
+                 {"type": "buy", "player": "Cy", "count": 3}, {"type": "undo"}, {"type": "undo"}):
+        table = store.act(db, "t1", body).table
+    assert table.seq == 7 and table.state()["undone"] == "Bob: buy 1"
+    restored = load(storage.TableStore(), db)
+    assert restored.state(dealer=True) == table.state(dealer=True)
+
+
+def test_list_tables_counts_deals(db: Database) -> None:
+    make(db, "t1")
+    make(db, "t2", "off_road_stud", ["Ann", "Bob"])
+    play_texas_deal(storage.TableStore(), db)
+    assert {t["id"]: t["deals"] for t in storage.list_tables(db)} == {"t1": 1, "t2": 0}
+
+
+def test_write_transaction_rolls_back_on_error(db: Database) -> None:
+    make(db)
+    with pytest.raises(RuntimeError), storage.write_transaction(db):
+        db.execute("UPDATE tables SET name = 'Saturday'")
+        raise RuntimeError("boom")
+    row = storage.table_row(db, "t1")
+    assert row is not None and row["name"] == "Friday"
+    assert storage.table_row(db, "x" * 100) is None
+
+
+@pytest.mark.timeout(120)
+def test_two_server_processes_on_one_file_never_act_on_a_stale_state(
+    start_server: Any, tmp_path: Path
+) -> None:
+    """Each process caches tables; each must see what the other wrote before it acts."""
+    import requests
+
+    db = tmp_path / "shared.db"
+    one, two = start_server(db), start_server(db)
+    made = requests.post(one.url + "/api/tables", timeout=10, json={
+        "variant": "texas_dozen", "players": ["Ann", "Bob", "Cy"]}).json()
+    headers = {"Authorization": f"Bearer {made['dealer_token']}"}
+
+    def act(server: Any, body: dict[str, Any]) -> requests.Response:
+        return requests.post(f"{server.url}/api/tables/{made['id']}/actions", json=body,
+                             headers=headers, timeout=10)
+
+    bodies = [{"type": "start_deal"}, {"type": "next"}, {"type": "call", "player": "Ann"},
+              {"type": "call", "player": "Bob"}, {"type": "check", "player": "Cy"},
+              {"type": "reveal"}, {"type": "check", "player": "Bob"}]
+    for i, body in enumerate(bodies):  # alternate: each process acts on the other's write
+        response = act((one, two)[i % 2], body)
+        assert response.status_code == 200, response.text
+        assert response.json()["seq"] == i + 1
+    # both processes refuse what is now out of turn, and agree on the state
+    assert act(one, {"type": "check", "player": "Bob"}).status_code == 400
+    assert act(two, {"type": "next"}).status_code == 400
+    states = [requests.get(f"{s.url}/api/tables/{made['id']}", timeout=10).json()
+              for s in (one, two)]
+    assert states[0] == states[1] and states[0]["seq"] == 7
+    assert states[0]["step"]["player"] == "Cy"
+    # expect_seq across processes: the second of two tablets that saw seq 7 gets a 409
+    assert act(one, {"type": "check", "player": "Cy", "expect_seq": 7}).status_code == 200
+    stale = act(two, {"type": "bet", "player": "Cy", "amount": 5, "expect_seq": 7})
+    assert stale.status_code == 409 and stale.json()["seq"] == 8
