@@ -21,7 +21,7 @@ from dealer_assist.rules import MAX_CHIPS
 
 ACTION_TYPES = (
     "start_deal", "buy", "deal_cards", "next", "reveal", "check", "call", "fold", "bet",
-    "raise", "all_in", "pay", "showdown", "draw", "undo",
+    "raise", "all_in", "pay", "showdown", "draw", "undo", "rebuy", "adjust",
 )
 
 MAX_TEXT = 64  # a card or a player's name never needs more
@@ -45,6 +45,8 @@ class Action:
     kings_hand: tuple[str, ...] | None = None
     hands: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     board: tuple[str, ...] | None = None
+    to: str | None = None  # adjust: who receives the chips
+    note: str | None = None  # adjust: why, in the host's words
 
     def __repr__(self) -> str:
         shown = ", ".join(
@@ -54,7 +56,7 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for key in ("player", "count", "amount", "card"):
+        for key in ("player", "count", "amount", "card", "to", "note"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -98,11 +100,14 @@ class Action:
             kings_hand=_card_list(body, "kings_hand"),
             hands=_hands(body.get("hands")),
             board=_card_list(body, "board"),
+            to=_text(body, "to"),
+            note=_note(body.get("note")),
         )
 
 
 _FIELDS = {"player", "count", "amount", "card", "cards", "cells", "kings_hand", "hands",
-           "board"}
+           "board", "to", "note"}
+MAX_NOTE = 200
 
 
 def _short(value: Any) -> str:
@@ -128,6 +133,14 @@ def _chips(body: dict[str, Any], key: str) -> int | None:
     if value < 0 or value > MAX_CHIPS:
         raise IllegalActionError(f"{key} must be from 0 to {MAX_CHIPS:,}, not {value}.")
     return value
+
+
+def _note(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > MAX_NOTE:
+        raise IllegalActionError(f"note must be text of at most {MAX_NOTE} characters.")
+    return " ".join(value.split()) or None
 
 
 def _card_text(value: Any, where: str) -> str:

@@ -34,6 +34,7 @@ class Totals:
     carry: int = 0  # chips left in the pot for the next deal (R7 carry, R55)
     off_table: int = 0  # odd chips taken off the table after 21 Hand Hold'em's last hand
     game_over: bool = False
+    buy_ins: tuple[int, ...] = ()  # every chip each player has bought in, rebuys included
 
     def chips(self) -> int:
         """Every chip the table holds: conserved by every deal (R3)."""
@@ -44,11 +45,13 @@ class Totals:
             "stacks": list(self.stacks), "deal_number": self.deal_number,
             "button": self.button, "kings_pot": self.kings_pot, "bank": self.bank,
             "carry": self.carry, "off_table": self.off_table, "game_over": self.game_over,
+            "buy_ins": list(self.buy_ins),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Totals:
-        return cls(**{**data, "stacks": tuple(data["stacks"])})
+        return cls(**{**data, "stacks": tuple(data["stacks"]),
+                      "buy_ins": tuple(data.get("buy_ins", ()))})
 
 
 @dataclass
@@ -314,6 +317,10 @@ class Deal:
             carry=self.carry + sum(s.contributed for s in self.stakes),
             off_table=self.off_table,
             game_over=self.game_over,
+            buy_ins=tuple(
+                b + self.scratch.get("rebuys", {}).get(i, 0)
+                for i, b in enumerate(self.totals.buy_ins or self.totals.stacks)
+            ),
         )
 
     def dealer_button(self) -> int:

@@ -188,10 +188,51 @@ class Table:
                 raise IllegalActionError("A deal is in play: finish it, or undo, first.")
             deal = self.game.start(self.setup, self.totals)
             return Table(self.setup, self.totals, deal, (action,), self.seq + 1, game=self.game)
+        if action.type in ("rebuy", "adjust"):
+            return self.between_deals(action)
         if self.deal is None:
             raise IllegalActionError("No deal is in play: start a deal first.")
         deal = self.deal.clone()
         deal.apply(action)
+        return Table(self.setup, self.base, deal, (*self.actions, action), self.seq + 1,
+                     game=self.game)
+
+    def between_deals(self, action: Action) -> Table:
+        """A rebuy, or a correction to a finished deal as a visible adjustment (R8): chips
+        change hands between deals, never by rewriting a deal."""
+        if self.deal is None or not self.deal_over:
+            raise IllegalActionError(
+                f"A {action.type} comes between deals: "
+                + ("finish this deal first." if self.deal else "set starting stacks when the "
+                   "table is made, and rebuy after a deal.")
+            )
+        if self.setup.variant == "twenty_one_hand_holdem" and action.type == "rebuy":
+            raise IllegalActionError("21 Hand Hold'em has no buying in (R50).")
+        deal = self.deal.clone()
+        p = deal.player(action.player)
+        amount = action.amount
+        if not amount:
+            raise IllegalActionError(f"Say how many chips (amount) for the {action.type}.")
+        if action.type == "rebuy":
+            if p.stack + amount > MAX_CHIPS:
+                raise IllegalActionError(f"{p.name}'s stack cannot go over {MAX_CHIPS:,}.")
+            p.stack += amount
+            rebuys = deal.scratch.setdefault("rebuys", {})
+            rebuys[p.seat] = rebuys.get(p.seat, 0) + amount
+            deal.log.append(f"{p.name} buys in for {amount} more.")
+        else:
+            to = deal.player(action.to)
+            if to is p:
+                raise IllegalActionError("An adjustment moves chips between two players.")
+            if amount > p.stack:
+                raise IllegalActionError(
+                    f"{p.name} has only {p.stack} chips, not {amount}, to give back."
+                )
+            p.stack -= amount
+            to.stack += amount
+            note = f" ({action.note})" if action.note else ""
+            deal.log.append(f"Adjustment: {p.name} gives {amount} to {to.name}{note}.")
+        deal.scratch.setdefault("adjustments", []).append(action.to_json())
         return Table(self.setup, self.base, deal, (*self.actions, action), self.seq + 1,
                      game=self.game)
 

@@ -49,6 +49,7 @@ def table_state(table: Table, *, dealer: bool) -> dict[str, Any]:
         "log": deal.log[-LOG_LENGTH:] if deal else [],
         "undone": table.undone,
         "can_undo": deal is not None and len(table.actions) > 1,
+        "adjustments": list(deal.scratch.get("adjustments", [])) if deal else [],
         "chips": table.chips(),
     }
     if deal is not None:
@@ -85,9 +86,10 @@ def players_state(table: Table, *, dealer: bool) -> list[dict[str, Any]]:
     if deal is None:
         for name, stack in zip(table.setup.players, table.totals.stacks, strict=True):
             out.append({"name": name, "stack": stack, "status": "out", "bet": 0,
-                        "in_pot": 0} | ({"cards": 0} if kings else {}))
+                        "in_pot": 0, "buy_in": stack} | ({"cards": 0} if kings else {}))
         return out
     shown = showdown_seen(deal)
+    buy_ins = deal.final_totals().buy_ins
     for p in deal.players:
         live = deal.live_stakes(p)
         entry: dict[str, Any] = {
@@ -95,6 +97,7 @@ def players_state(table: Table, *, dealer: bool) -> list[dict[str, Any]]:
             "bet": p.round_bet if deal.round else 0,
             "in_pot": sum(deal.stakes[i].contributed for i in p.stakes),
             "dealer": p.seat == deal.dealer,
+            "buy_in": buy_ins[p.seat],
         }
         if kings:
             entry["cards"] = len(live)
@@ -127,8 +130,9 @@ def grid_state(table: Table) -> dict[str, Any] | None:
     deal = table.deal
     if variant == "twenty_one_hand_holdem":
         cells = ("b1", "b2", "b3", "b4", "b5")
-        return {"size": 0, "board": [cell_value(deal, c) for c in cells], "cells": {
-            c: cell_value(deal, c) for c in cells}}
+        return {"size": 0, "board": [cell_value(deal, c) for c in cells],
+                "cells": {c: cell_value(deal, c) for c in cells},
+                "highlight": step_cells(deal)}
     if variant == "off_road_stud":
         cells, lines = CELLS_4, LINES_4
         marks = {c: ("D" if c in GRID4_DOWN else "E") for c in cells}

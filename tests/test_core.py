@@ -399,3 +399,64 @@ def test_r3_thousands_of_random_deals_never_crash_and_conserve_chips(variant: st
             step = state["step"]
             assert step["kind"] in ("start_deal", "game_over", "draw")
             assert sum(p["stack"] for p in state["players"]) <= total
+
+
+# --------------------------------------------------------------------------- between deals
+
+
+def finished_deal() -> Table:
+    t = play_until(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), "showdown")
+    return t.apply(t.prepare(showdown_action(t, t.step(), random.Random(5))))
+
+
+def test_r8_a_correction_is_a_visible_adjustment_not_a_rewrite() -> None:
+    t = finished_deal()
+    result = t.state()["result"]
+    stacks = {p["name"]: p["stack"] for p in t.state()["players"]}
+    t = t.apply(t.prepare({"type": "adjust", "player": "Ann", "to": "Cy", "amount": 3,
+                           "note": "misread the river"}))
+    state = t.state()
+    assert state["result"] == result  # the finished deal itself is untouched
+    assert {p["name"]: p["stack"] for p in state["players"]} == {
+        **stacks, "Ann": stacks["Ann"] - 3, "Cy": stacks["Cy"] + 3}
+    assert state["adjustments"] == [{"type": "adjust", "player": "Ann", "to": "Cy",
+                                     "amount": 3, "note": "misread the river"}]
+    assert state["log"][-1] == "Adjustment: Ann gives 3 to Cy (misread the river)."
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    assert t.base.stacks[0] == stacks["Ann"] - 3
+
+
+def test_rebuy_adds_to_the_stack_and_the_buy_ins() -> None:
+    t = finished_deal()
+    before = t.chips()
+    t = t.apply(t.prepare({"type": "rebuy", "player": "Bob", "amount": 50}))
+    bob = t.state()["players"][1]
+    assert bob["buy_in"] == 150
+    assert t.chips() == before + 50
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    assert t.base.buy_ins == (100, 150, 100)
+    assert t.state()["players"][1]["buy_in"] == 150
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [({"type": "rebuy", "player": "Bob"}, "Say how many chips"),
+     ({"type": "adjust", "player": "Ann", "to": "Ann", "amount": 1}, "between two players"),
+     ({"type": "adjust", "player": "Ann", "to": "Bob", "amount": 10**6}, "has only"),
+     ({"type": "adjust", "player": "Ann", "to": "Zed", "amount": 1}, "no player called Zed")],
+)
+def test_r9_bad_rebuys_and_adjustments_are_refused(body: dict, words: str) -> None:
+    t = finished_deal()
+    before = t.state(dealer=True)
+    with pytest.raises(IllegalActionError, match=words):
+        t.apply(t.prepare(body))
+    assert t.state(dealer=True) == before
+
+
+def test_rebuys_wait_for_the_deal_to_end() -> None:
+    t = play_until(Table.create("texas_dozen", ["Ann", "Bob"]), "bet")
+    with pytest.raises(IllegalActionError, match="comes between deals: finish this deal"):
+        t.apply(t.prepare({"type": "rebuy", "player": "Ann", "amount": 5}))
+    fresh = Table.create("texas_dozen", ["Ann", "Bob"])
+    with pytest.raises(IllegalActionError, match="starting stacks"):
+        fresh.apply(fresh.prepare({"type": "rebuy", "player": "Ann", "amount": 5}))

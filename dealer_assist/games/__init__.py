@@ -31,7 +31,7 @@ class Game:
 
     # ---------------------------------------------------------------- hooks
     def initial_totals(self, setup: TableSetup) -> Totals:
-        return Totals(stacks=setup.stacks)
+        return Totals(stacks=setup.stacks, buy_ins=setup.stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         """R4: the button moves one seat clockwise every deal; the first deal's dealer is the

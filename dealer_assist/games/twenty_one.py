@@ -424,7 +424,7 @@ class TwentyOneHandHoldem(Game):
         return phases
 
     def initial_totals(self, setup: Any) -> Totals:
-        return Totals(stacks=setup.stacks, bank=HANDS_PER_GAME)
+        return Totals(stacks=setup.stacks, bank=HANDS_PER_GAME, buy_ins=setup.stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         # R51: the dealer sits to the right of the blind holder, who moves one seat a hand
