@@ -24,10 +24,14 @@ const DA = (() => {
 
   /* h("div.class#id", {attrs}, children...) builds an element; strings become text nodes. */
   function h(spec, attrs, ...children) {
-    const m = /^([a-z0-9-]+)?(#[\w-]+)?((?:\.[\w-]+)*)$/i.exec(spec);
-    const el = document.createElement((m && m[1]) || "div");
-    if (m && m[2]) el.id = m[2].slice(1);
-    if (m && m[3]) el.className = m[3].split(".").filter(Boolean).join(" ");
+    const tag = /^[a-z0-9-]+/i.exec(spec);
+    const el = document.createElement(tag ? tag[0] : "div");
+    const classes = [];
+    for (const [, kind, name] of spec.matchAll(/([.#])([\w-]+)/g)) {
+      if (kind === "#") el.id = name;
+      else classes.push(name);
+    }
+    if (classes.length) el.className = classes.join(" ");
     if (attrs) {
       for (const [k, v] of Object.entries(attrs)) {
         if (v === null || v === undefined || v === false) continue;
@@ -102,7 +106,7 @@ const DA = (() => {
     const s = card[1];
     const color = s === "h" || s === "d" ? "red" : s ? "black" : "nosuit";
     return h(`span.card.face.${color}${cls}`, { "aria-label": cardWords(card), title: cardWords(card), dataset: { card } },
-      h("span.rank", { text: rankText(r) }), s ? h("span.suit", { text: SUIT[s] }) : null);
+      h(`span.rank${r === "T" ? ".ten" : ""}`, { text: rankText(r) }), s ? h("span.suit", { text: SUIT[s] }) : null);
   }
 
   function cardRow(cards, extra) {
@@ -132,7 +136,9 @@ const DA = (() => {
     for (const line of result.winning_lines || []) {
       for (const c of (grid.lines && grid.lines[line]) || []) winning.add(c);
     }
-    const highlight = new Set(grid.highlight || []);
+    const step = state.step || {};
+    // the cells to turn now (21 Hand Hold'em's board has no grid.highlight: use the step's)
+    const highlight = new Set(grid.highlight || (step.kind === "reveal" ? step.cells || [] : []));
     for (const c of opts.extraHighlight || []) highlight.add(c);
     const pending = opts.pending || {};
     if (!grid.size) {
@@ -148,7 +154,7 @@ const DA = (() => {
       });
       return board;
     }
-    const el = h(`div.grid.size${grid.size}`, { role: "grid", "aria-label": `${grid.size} by ${grid.size} grid` });
+    const el = h(`div.grid.size${grid.size}${highlight.size ? ".has-highlight" : ""}`, { role: "grid", "aria-label": `${grid.size} by ${grid.size} grid` });
     for (let r = 1; r <= grid.size; r++) {
       for (let col = 1; col <= grid.size; col++) {
         const c = `r${r}c${col}`;
@@ -169,11 +175,15 @@ const DA = (() => {
   function potsEl(state) {
     const el = h("div.pots");
     const kings = isKingsPot(state.variant);
-    const pots = state.pots || [];
-    if (pots.length) {
+    // 21 Hand Hold'em: the winner takes every chip bet this hand (R55): one pot
+    const pots = state.variant === "twenty_one_hand_holdem" && (state.pots || []).length
+      ? [{ amount: state.pot_total, eligible: [] }] : (state.pots || []);
+    if (!pots.length && state.result && !state.pot_total) {
+      // the deal is over and its pot is paid out: nothing to show but the king's pot or bank
+    } else if (pots.length) {
       pots.forEach((p, i) => {
         el.append(h("div.pot", { dataset: { pot: i } },
-          h("span.pot-label", { text: i === 0 ? "Main pot" : `Side pot ${i}` }),
+          h("span.pot-label", { text: pots.length === 1 ? "Pot" : i === 0 ? "Main pot" : `Side pot ${i}` }),
           h("span.pot-amount", { text: chips(p.amount) }),
           h("span.pot-eligible", { text: (p.eligible || []).join(", ") })));
       });
@@ -201,10 +211,15 @@ const DA = (() => {
   }
 
   /* The result of a deal: who takes what, winning lines, every hand. */
-  function resultEl(state) {
+  function resultEl(state, part = "all") {
     const res = state.result;
     if (!res) return null;
     const kings = isKingsPot(state.variant);
+    if (part === "details") {
+      const d = h("section.result-details#result-details", { "aria-label": "Every line and hand" });
+      resultDetails(state, res, kings, d);
+      return d.childNodes.length ? d : null;
+    }
     const el = h("section.result#result", { "aria-label": "Result" });
     el.append(h("h2", { text: res.game_winner ? "Game over" : "Result" }));
     const pay = Object.entries(res.payouts || {}).filter(([, v]) => v > 0);
@@ -217,28 +232,15 @@ const DA = (() => {
       payList.append(h("li.none", { text: res.no_play ? "Fewer than two players bought cards: the antes stay in the king's pot." : "Nobody takes chips this deal." }));
     }
     el.append(payList);
+    if (res.bank_chip) el.append(h("p.bank-chip", { text: `Including ${res.bank_chip} chip from the bank.` }));
     if (res.kings_pot_won) el.append(h("p.kings-won", { text: `The king's hand wins: the king's pot of ${chips(res.kings_pot_won)} is shared.` }));
     if ((res.winning_lines || []).length) {
       const words = res.winning_lines.map((l) => lineName(l, kings)).join(" and ");
       let hand = "";
       if (kings && res.lines && res.lines[res.winning_lines[0]]) hand = ` with ${res.lines[res.winning_lines[0]].hand}`;
+      const first = (res.winners || [])[0];
+      if (!kings && res.hands && first && res.hands[first]) hand = ` \u2014 ${(res.winners || []).join(" and ")}: ${res.hands[first].hand}`;
       el.append(h("p.winning#winning-lines", { text: `Winning line${res.winning_lines.length > 1 ? "s" : ""}: ${words}${hand}` }));
-    }
-    if (kings && res.lines) {
-      const table = h("table.lines");
-      table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }))));
-      const body = h("tbody");
-      for (const [line, info] of Object.entries(res.lines)) {
-        const tr = h("tr", { dataset: { line } },
-          h("td.line-name", { text: lineName(line, true) }),
-          h("td", null, cardRow(info.cards, "small")),
-          h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }));
-        if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
-        if (!info.backed) tr.classList.add("unbacked");
-        body.append(tr);
-      }
-      table.append(body);
-      el.append(table);
     }
     if (res.hands) {
       const list = h("ul.hands");
@@ -256,7 +258,27 @@ const DA = (() => {
       for (const s of res.standings) list.append(h("li", null, h("span.who", { text: s.name }), h("span.takes", { text: ` ${chips(s.chips)} chips` })));
       el.append(list);
     }
+    if (part === "all") resultDetails(state, res, kings, el);
     return el;
+  }
+
+  function resultDetails(state, res, kings, el) {
+    if (kings && res.lines) {
+      const table = h("table.lines");
+      table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }))));
+      const body = h("tbody");
+      for (const [line, info] of Object.entries(res.lines)) {
+        const tr = h("tr", { dataset: { line } },
+          h("td.line-name", { text: lineName(line, true) }),
+          h("td", null, cardRow(info.cards, "small")),
+          h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }));
+        if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
+        if (!info.backed) tr.classList.add("unbacked");
+        body.append(tr);
+      }
+      table.append(body);
+      el.append(table);
+    }
   }
 
   function logEl(state, count) {

@@ -1,0 +1,176 @@
+/* The home page: set up a table, then open the dealer's tablet page. */
+"use strict";
+
+(() => {
+  const { h, clear } = DA;
+  const GAMES = {
+    kings_pot: { players: [3, 22], rules: ["ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit"] },
+    kings_pot_optional: { players: [3, 22], rules: ["ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit"] },
+    texas_dozen: { players: [2, 13], rules: ["small_blind", "big_blind", "ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit", "pot_limit"], defaults: { ante: 0 } },
+    off_road_stud: { players: [2, 12], rules: ["ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit", "pot_limit"] },
+    twenty_one_hand_holdem: { players: [2, 8], rules: ["buy_in", "river_raise", "wilds", "draw_for_blind"], betting: [], defaults: { buy_in: 4 } },
+  };
+  const DEFAULTS = {
+    ante: 1, betting: "no_limit", min_bet: 1, small_bet: 1, big_bet: 2, small_blind: 1, big_blind: 2,
+    odd_chip: "left_of_dealer", river_raise: false, wilds: "none", buy_in: 100, draw_for_blind: false,
+  };
+  const RULES = {
+    ante: { label: "Ante", kind: "chips", help: { kings_pot: "per card bought, to the king's pot", kings_pot_optional: "per card bought, to the king's pot", texas_dozen: "from every player (0 = none)", off_road_stud: "from every player" } },
+    betting: { label: "Betting", kind: "choice", choices: { no_limit: "No limit", fixed_limit: "Fixed limit", pot_limit: "Pot limit" } },
+    min_bet: { label: "Minimum bet", kind: "chips", only: ["no_limit", "pot_limit"] },
+    small_bet: { label: "Small bet", kind: "chips", only: ["fixed_limit"], help: "early rounds" },
+    big_bet: { label: "Big bet", kind: "chips", only: ["fixed_limit"], help: "later rounds" },
+    small_blind: { label: "Small blind", kind: "chips" },
+    big_blind: { label: "Big blind", kind: "chips" },
+    odd_chip: { label: "Odd chip of a split pot", kind: "choice", choices: { left_of_dealer: "Left of the dealer", carry: "Carries to the next deal" } },
+    buy_in: { label: "Starting stack", kind: "chips", help: "every player's buy-in" },
+    river_raise: { label: "River raise", kind: "bool", help: "anyone still in may raise by 1 once a hand" },
+    wilds: { label: "Wild cards", kind: "choice", choices: { none: "None", jokers: "Two jokers", deuces: "Deuces" } },
+    draw_for_blind: { label: "Draw for the first blind", kind: "bool", help: "lowest card takes it; else the first player listed" },
+  };
+
+  const form = document.getElementById("setup-form");
+  const list = document.getElementById("player-list");
+  const rulesBox = document.getElementById("rules");
+  const errorBox = document.getElementById("setup-error");
+  const newPlayer = document.getElementById("new-player");
+  let players = [];
+  const ruleValues = {}; // what the host changed, per rule
+
+  function variant() {
+    return form.querySelector("input[name=variant]:checked").value;
+  }
+
+  function defaultFor(rule) {
+    const g = GAMES[variant()];
+    return g.defaults && rule in g.defaults ? g.defaults[rule] : DEFAULTS[rule];
+  }
+
+  function renderPlayers() {
+    clear(list);
+    players.forEach((p, i) => {
+      const name = h("input.player-name", { type: "text", value: p.name, maxlength: 40, "aria-label": `Player ${i + 1}'s name`, oninput: (e) => { p.name = e.target.value; } });
+      const stack = h("input.player-stack", { type: "number", min: 0, step: 1, inputmode: "numeric", value: p.stack ?? "", placeholder: String(ruleValue("buy_in")), "aria-label": `Player ${i + 1}'s starting stack`, oninput: (e) => { p.stack = e.target.value; } });
+      list.append(h("li.player-row", { dataset: { index: i } },
+        h("span.seat", { text: String(i + 1) }),
+        name, stack,
+        h("button.btn.icon", { type: "button", "aria-label": "Move up", title: "Move up", disabled: i === 0, onclick: () => move(i, -1) }, "\u2191"),
+        h("button.btn.icon", { type: "button", "aria-label": "Move down", title: "Move down", disabled: i === players.length - 1, onclick: () => move(i, 1) }, "\u2193"),
+        h("button.btn.icon.danger", { type: "button", "aria-label": "Remove", title: "Remove", onclick: () => { players.splice(i, 1); renderPlayers(); } }, "\u2715")));
+    });
+    const [lo, hi] = GAMES[variant()].players;
+    document.getElementById("player-range").textContent = `(${players.length} of ${lo}\u2013${hi})`;
+  }
+
+  function move(i, d) {
+    const j = i + d;
+    [players[i], players[j]] = [players[j], players[i]];
+    renderPlayers();
+  }
+
+  function addPlayer() {
+    const name = newPlayer.value.trim();
+    if (!name) { newPlayer.focus(); return; }
+    players.push({ name, stack: "" });
+    newPlayer.value = "";
+    renderPlayers();
+    newPlayer.focus();
+  }
+
+  function ruleValue(rule) {
+    const v = ruleValues[`${variant()}:${rule}`];
+    return v === undefined ? defaultFor(rule) : v;
+  }
+
+  function renderRules() {
+    clear(rulesBox);
+    const g = GAMES[variant()];
+    const betting = ruleValue("betting");
+    for (const rule of g.rules) {
+      const spec = RULES[rule];
+      if (spec.only && g.betting.length && !spec.only.includes(betting)) continue;
+      const key = `${variant()}:${rule}`;
+      const def = defaultFor(rule);
+      const helpText = typeof spec.help === "object" ? spec.help[variant()] : spec.help;
+      let input;
+      if (spec.kind === "chips") {
+        input = h("input", { type: "number", min: 0, step: 1, inputmode: "numeric", name: rule, value: ruleValue(rule), oninput: (e) => {
+          ruleValues[key] = e.target.value;
+          if (rule === "buy_in") for (const box of list.querySelectorAll(".player-stack")) box.placeholder = e.target.value || String(def);
+        } });
+      } else if (spec.kind === "choice") {
+        const allowed = rule === "betting" ? g.betting : Object.keys(spec.choices);
+        input = h("select", { name: rule, onchange: (e) => { ruleValues[key] = e.target.value; if (rule === "betting") renderRules(); } },
+          allowed.map((c) => h("option", { value: c, selected: c === ruleValue(rule) }, spec.choices[c] + (c === def ? " (default)" : ""))));
+      } else {
+        input = h("input", { type: "checkbox", name: rule, checked: !!ruleValue(rule), onchange: (e) => { ruleValues[key] = e.target.checked; } });
+      }
+      const defText = spec.kind === "chips" ? `default ${def}` : spec.kind === "bool" ? `default ${def ? "on" : "off"}` : "";
+      rulesBox.append(h(`label.rule.${spec.kind}`, { dataset: { rule } },
+        h("span.rule-label", { text: spec.label }), input,
+        h("span.rule-help", { text: [helpText, defText].filter(Boolean).join(" \u00b7 ") })));
+    }
+  }
+
+  function showError(text) {
+    errorBox.textContent = text;
+    errorBox.hidden = !text;
+  }
+
+  async function submit(ev) {
+    ev.preventDefault();
+    showError("");
+    const v = variant();
+    const g = GAMES[v];
+    const rules = {};
+    const betting = ruleValue("betting");
+    for (const rule of g.rules) {
+      const spec = RULES[rule];
+      if (spec.only && g.betting.length && !spec.only.includes(betting)) continue;
+      let val = ruleValue(rule);
+      if (spec.kind === "chips") {
+        if (val === "" || val === null) continue;
+        const n = Number(val);
+        if (!Number.isInteger(n) || n < 0) { showError(`${spec.label} must be a whole number of chips.`); return; }
+        val = n;
+      }
+      if (val !== defaultFor(rule)) rules[rule] = val;
+    }
+    const body = { name: document.getElementById("table-name").value.trim(), variant: v, rules, players: [] };
+    for (const p of players) {
+      const name = p.name.trim();
+      if (p.stack === "" || p.stack === null || p.stack === undefined) { body.players.push(name); continue; }
+      const n = Number(p.stack);
+      if (!Number.isInteger(n) || n < 0) { showError(`${name || "A player"}'s stack must be a whole number of chips.`); return; }
+      body.players.push({ name, stack: n });
+    }
+    const button = document.getElementById("create-table");
+    button.disabled = true;
+    try {
+      const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const data = await r.json().catch(() => ({}));
+      if (!r.ok) { showError(data.error || `The server answered ${r.status}.`); return; }
+      try { localStorage.setItem(DA.tokenKey(data.id), data.dealer_token); } catch (e) { /* private mode: the fragment still carries it */ }
+      window.location.assign(data.dealer_url);
+    } catch (e) {
+      showError("Could not reach the server. Check the connection and try again.");
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  form.addEventListener("change", (e) => { if (e.target.name === "variant") { renderRules(); renderPlayers(); } });
+  document.getElementById("add-player").addEventListener("click", addPlayer);
+  newPlayer.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); addPlayer(); } });
+  form.addEventListener("submit", submit);
+
+  for (const t of document.querySelectorAll("time.created")) {
+    const raw = t.dataset.created;
+    const n = Number(raw);
+    const d = Number.isFinite(n) && raw !== "" ? new Date(n > 1e12 ? n : n * 1000) : new Date(raw);
+    if (!Number.isNaN(d.getTime())) t.textContent = d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  }
+
+  renderRules();
+  renderPlayers();
+})();

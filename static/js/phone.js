@@ -1,0 +1,90 @@
+/* The players' page: read-only, live, for a phone in a dim room. */
+"use strict";
+
+(() => {
+  const { h, clear } = DA;
+  const tableId = document.body.dataset.tableId;
+  const variant = document.body.dataset.variant;
+  const kings = DA.isKingsPot(variant);
+  const $ = (id) => document.getElementById(id);
+  let state = null;
+
+  function playersEl(s) {
+    const list = clear($("players"));
+    for (const p of s.players || []) {
+      const turn = s.step && s.step.player === p.name;
+      const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
+      li.append(h("div.player-top", null,
+        h("span.player-name", { text: p.name }),
+        p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
+        s.blind === p.name ? h("span.blind-marker", { text: "Blind" }) : null,
+        h("span.player-stack", { text: DA.chips(p.stack) })));
+      const bits = [h("span.player-status", { text: DA.statusWord(p) })];
+      if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
+      if (p.bet) bits.push(h("span.player-bet", { text: kings ? `bet ${DA.chips(p.bet)}/card` : `bet ${DA.chips(p.bet)}` }));
+      li.append(h("div.player-sub", null, bits));
+      list.append(li);
+    }
+  }
+
+  function kingsHandEl(s) {
+    const box = clear($("kings-hand"));
+    if (!kings) { box.hidden = true; return; }
+    box.hidden = false;
+    const cards = s.kings_hand && s.kings_hand.length ? s.kings_hand : [null, null, null, null, null];
+    box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes("king")));
+    box.append(h("span.kings-label", { text: "King's hand" }), h("span.cards", null, cards.map((c) => DA.cardEl(c, "kh"))));
+  }
+
+  function render() {
+    const s = state;
+    // the dealer's "tap Start deal" means nothing to a player
+    $("instruction").textContent = s.step.kind === "start_deal"
+      ? (s.result ? "The deal is over. The next one starts soon." : "Waiting for the dealer to start the first deal.")
+      : s.step.instruction;
+    $("deal-number").textContent = !s.deal_number ? ""
+      : variant === "twenty_one_hand_holdem" ? `· hand ${s.hand_number} of 21` : `· deal ${s.deal_number}`;
+    const turn = $("turn");
+    turn.hidden = !s.step.player;
+    turn.textContent = s.step.player ? `${s.step.player}'s turn` : "";
+    $("seq").textContent = `#${s.seq}`;
+    clear($("pots")).append(DA.potsEl(s));
+    clear($("grid")).append(DA.gridEl(s));
+    kingsHandEl(s);
+    const res = DA.resultEl(s, "summary");
+    clear($("result-wrap"));
+    if (res) $("result-wrap").append(res);
+    const details = DA.resultEl(s, "details");
+    clear($("result-details-wrap"));
+    if (details) $("result-details-wrap").append(details);
+    playersEl(s);
+    clear($("log-wrap")).append(DA.logEl(s, 8));
+  }
+
+  function show(s) {
+    if (!s || typeof s.seq !== "number") return;
+    if (state && s.seq < state.seq) return; // never step back to an older state
+    state = s;
+    render();
+  }
+
+  function setConn(status) {
+    const el = $("conn");
+    el.dataset.status = status;
+    el.querySelector(".conn-text").textContent = status;
+  }
+
+  async function refetch() {
+    try { show(await DA.fetchState(tableId, null)); } catch (e) { setConn("reconnecting"); }
+  }
+
+  const socket = DA.connectLive({ tableId, token: null, onState: show, onStatus: setConn });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") return;
+    refetch();
+    if (socket && socket.connected) socket.rejoin();
+    else if (socket) socket.connect();
+  });
+  window.addEventListener("online", refetch);
+  refetch();
+})();
