@@ -699,7 +699,7 @@ def test_r9_a_card_already_on_the_table_and_two_cards_kept() -> None:
     t = drive(act(t, type="reveal", cards=["4s"]))
     refuse(t, r"Qd is already on the table \(b2\)", type="showdown", board=["2c"],
            hands={"Ann": ["Qd", "As"], "Bob": ["Ks", "Kd"]})
-    refuse(t, "Ann keeps two cards, not 3.", type="showdown", board=["2c"],
+    refuse(t, "Ann has 2 hole cards, not 3.", type="showdown", board=["2c"],
            hands={"Ann": ["Ah", "As", "Ad"], "Bob": ["Ks", "Kd"]})
     refuse(t, "b1 is already entered as Kc", type="showdown", board=["Ac", "Qd", "7h", "4s", "2c"],
            hands={"Ann": ["Ah", "As"], "Bob": ["Ks", "Kd"]})

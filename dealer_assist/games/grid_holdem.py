@@ -13,6 +13,7 @@ from dealer_assist.deal import (
     Phase,
     Player,
     RevealPhase,
+    ShowdownPhase,
     Stake,
 )
 from dealer_assist.errors import IllegalActionError
@@ -30,10 +31,8 @@ from dealer_assist.layouts import (
 )
 
 
-class GridShowdown(Phase):
+class GridShowdown(ShowdownPhase):
     """Every player still in shows their hole cards; each plays their best line (R32, R42)."""
-
-    kind = "showdown"
 
     def __init__(self, cells: tuple[str, ...], lines: dict[str, tuple[str, ...]],
                  hole: int) -> None:
@@ -41,47 +40,10 @@ class GridShowdown(Phase):
         self.lines = lines
         self.hole = hole
 
-    def missing(self, deal: Deal) -> list[str]:
-        return [c for c in self.cells if not deal.grid.get(c)]
-
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
-        return ("showdown",)
-
     def handle(self, deal: Deal, action: Action) -> None:
-        given = {cell: deal.parse(text) for cell, text in action.cells or ()}
-        for cell_name, card in given.items():
-            if cell_name not in self.cells:
-                raise IllegalActionError(f"{cell_name} is not a cell of this grid.")
-            if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
-                raise IllegalActionError(
-                    f"{cell_name} is already entered as {deal.grid[cell_name]}; undo to change it."
-                )
-        missing = [c for c in self.missing(deal) if c not in given]
-        if missing:
-            raise IllegalActionError(
-                f"Enter every grid card: {' '.join(missing)} {'is' if len(missing) == 1 else 'are'}"
-                " missing."
-            )
-        hands = {deal.player(name).seat: cards for name, cards in action.hands or ()}
-        new_cards = [card for cell_name, card in given.items() if not deal.grid.get(cell_name)]
-        holes: dict[int, list[str]] = {}
-        for p in deal.still_in():
-            if p.seat not in hands:
-                raise IllegalActionError(f"Enter {p.name}'s {self.hole} hole cards.")
-            cards = [deal.parse(t) for t in hands[p.seat]]
-            if len(cards) != self.hole:
-                raise IllegalActionError(
-                    f"{p.name} has {self.hole} hole cards, not {len(cards)}."
-                )
-            holes[p.seat] = cards
-            new_cards += cards
-        deal.check_new_cards(new_cards)
-        for cell_name, card in given.items():
-            deal.grid[cell_name] = card
-            if cell_name not in deal.revealed:
-                deal.revealed.append(cell_name)
-        for seat, cards in holes.items():
-            deal.players[seat].cards = cards
+        new = self.given_cells(deal, {cell: deal.parse(t) for cell, t in action.cells or ()})
+        holes = self.hole_cards(deal, action, self.hole)
+        self.lay_down(deal, new, holes)
         self.settle(deal)
         self.mark_done(deal)
 

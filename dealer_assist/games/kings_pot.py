@@ -13,6 +13,7 @@ from dealer_assist.deal import (
     Phase,
     Player,
     RevealPhase,
+    ShowdownPhase,
     Stake,
     check_turn,
 )
@@ -183,42 +184,19 @@ class KingsPotReveal(RevealPhase):
         super().handle(deal, action)
 
 
-class KingsPotShowdown(Phase):
+class KingsPotShowdown(ShowdownPhase):
     """R26-R28: every card is turned; the best backed line wins, one share a live card."""
 
-    kind = "showdown"
-
-    def missing(self, deal: Deal) -> list[str]:
-        return [c for c in CELLS_5 if not deal.grid.get(c)]
-
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
-        return ("showdown",)
+    cells = CELLS_5
 
     def handle(self, deal: Deal, action: Action) -> None:
-        given = {cell: deal.parse(text) for cell, text in action.cells or ()}
-        for cell_name, card in given.items():
-            if cell_name not in CELLS_5:
-                raise IllegalActionError(f"{cell_name} is not a cell: cells are r1c1 to r5c5.")
-            if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
-                raise IllegalActionError(
-                    f"{cell_name} is already entered as {deal.grid[cell_name]}; undo to change it."
-                )
-        missing = [c for c in self.missing(deal) if c not in given]
-        if missing:
-            raise IllegalActionError(
-                f"Enter every grid card: {' '.join(missing)} {'is' if len(missing) == 1 else 'are'}"
-                " missing."
-            )
+        new = self.given_cells(deal, {cell: deal.parse(t) for cell, t in action.cells or ()})
         kings = [deal.parse(t) for t in action.kings_hand or ()]
         if len(kings) != 5:
             raise IllegalActionError(f"Enter the king's hand: five cards, not {len(kings)}.")
-        new = [card for cell_name, card in given.items() if not deal.grid.get(cell_name)]
-        deal.check_new_cards(new + kings)
-        check_rank_counts(deal, new + kings)
-        for cell_name, card in given.items():
-            deal.grid[cell_name] = card
-            if cell_name not in deal.revealed:
-                deal.revealed.append(cell_name)
+        deal.check_new_cards(kings)
+        check_rank_counts(deal, [*new.values(), *kings])
+        self.lay_down(deal, new, {})
         deal.kings_hand = kings
         settle_kings_pot(deal)
         self.mark_done(deal)

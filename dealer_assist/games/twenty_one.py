@@ -6,7 +6,17 @@ from typing import Any
 
 from dealer_assist.actions import Action
 from dealer_assist.cards import RANK_NAMES, rank_value
-from dealer_assist.deal import Deal, EndPhase, NextPhase, Phase, Player, RevealPhase, Stake, Totals
+from dealer_assist.deal import (
+    Deal,
+    EndPhase,
+    NextPhase,
+    Phase,
+    Player,
+    RevealPhase,
+    ShowdownPhase,
+    Stake,
+    Totals,
+)
 from dealer_assist.errors import IllegalActionError
 from dealer_assist.games import Game, hand_phrase
 from dealer_assist.hands import best_two_plus_three
@@ -294,41 +304,20 @@ class RiverRaisePhase(Phase):
                 "instruction": f"{name}: pay 1 to match the raise, or fold."}
 
 
-class TwentyOneShowdown(Phase):
+class TwentyOneShowdown(ShowdownPhase):
     """R54, R55: both hole cards and exactly three of the five; the winner takes the pot and
     a chip from the bank."""
 
-    kind = "showdown"
-
-    def missing(self, deal: Deal) -> list[str]:
-        return [c for c in BOARD if not deal.grid.get(c)]
-
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
-        return ("showdown",)
+    cells = BOARD
+    cells_name = "board card"
 
     def handle(self, deal: Deal, action: Action) -> None:
-        board = self.board_of(deal, action)
-        hands = {deal.player(name).seat: cards for name, cards in action.hands or ()}
-        new_cards = [card for cell_name, card in board.items() if not deal.grid.get(cell_name)]
-        holes: dict[int, list[str]] = {}
-        for p in deal.still_in():
-            if p.seat not in hands:
-                raise IllegalActionError(f"Enter {p.name}'s two cards.")
-            cards = [deal.parse(t) for t in hands[p.seat]]
-            if len(cards) != 2:
-                raise IllegalActionError(f"{p.name} keeps two cards, not {len(cards)}.")
-            holes[p.seat] = cards
-            new_cards += cards
-        deal.check_new_cards(new_cards)
-        for cell_name, card in board.items():
-            deal.grid[cell_name] = card
-            if cell_name not in deal.revealed:
-                deal.revealed.append(cell_name)
-        values = {}
-        for seat, cards in holes.items():
-            deal.players[seat].cards = cards
-            values[seat] = best_two_plus_three(cards, [board[c] for c in BOARD],
-                                               deal.rules.wilds)
+        new = self.given_cells(deal, self.board_of(deal, action))
+        holes = self.hole_cards(deal, action, 2)
+        self.lay_down(deal, new, holes)
+        board = [deal.grid[c] or "" for c in BOARD]
+        values = {seat: best_two_plus_three(cards, board, deal.rules.wilds)
+                  for seat, cards in holes.items()}
         top = max(v.score for v in values.values())
         winners = [s for s, v in values.items() if v.score == top]
         deal.result = {"payouts": {}, "hands": {
@@ -355,6 +344,8 @@ class TwentyOneShowdown(Phase):
         close_hand(deal)
 
     def board_of(self, deal: Deal, action: Action) -> dict[str, str]:
+        """The board cards given, by cell: as ``cells``, or as ``board``, a list of all five
+        or of the ones not entered yet."""
         given: dict[str, str] = {cell: deal.parse(t) for cell, t in action.cells or ()}
         if action.board is not None:
             cards = [deal.parse(t) for t in action.board]
@@ -368,18 +359,7 @@ class TwentyOneShowdown(Phase):
                     f"The board is five cards; {len(missing)} of them are not entered yet, "
                     f"and {len(cards)} were given."
                 )
-        for cell_name, card in given.items():
-            if cell_name not in BOARD:
-                raise IllegalActionError(f"{cell_name} is not on the board: use b1 to b5.")
-            if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
-                raise IllegalActionError(
-                    f"{cell_name} is already entered as {deal.grid[cell_name]}; undo to change it."
-                )
-        board = {c: deal.grid.get(c) or given.get(c) for c in BOARD}
-        missing = [c for c, card in board.items() if not card]
-        if missing:
-            raise IllegalActionError(f"Enter the board: {' '.join(missing)} missing.")
-        return {c: card for c, card in board.items() if card}
+        return given
 
     def step(self, deal: Deal) -> dict[str, Any]:
         names = [p.name for p in deal.still_in()]
