@@ -9,8 +9,15 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist import storage
-from dealer_assist.app import base_url, get_db, get_store
-from dealer_assist.auth import bearer_token, hash_token, new_table_id, new_token, token_matches
+from dealer_assist.app import base_url, get_db, get_store, get_throttle
+from dealer_assist.auth import (
+    bearer_token,
+    hash_token,
+    new_table_id,
+    new_token,
+    throttled_sentence,
+    token_matches,
+)
 from dealer_assist.errors import DealerAssistError
 from dealer_assist.table import Table, TableSetup
 
@@ -31,8 +38,12 @@ class ApiError(Exception):
 
 @bp.errorhandler(ApiError)
 def api_error(err: ApiError) -> ResponseReturnValue:
-    response = jsonify({"error": err.sentence, **err.extra})
+    extra = dict(err.extra)
+    retry_after = extra.pop("retry_after", None)  # a header, not a field
+    response = jsonify({"error": err.sentence, **extra})
     response.status_code = err.status
+    if retry_after is not None:
+        response.headers["Retry-After"] = str(retry_after)
     if err.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="dealer-assist"'
     return response
@@ -44,7 +55,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
         raise ApiError(400, 'The body is empty: send a JSON object such as {"type": "next"}.')
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
         raise ApiError(400, "The body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise ApiError(400, 'The body must be a JSON object such as {"type": "next"}.')
@@ -81,7 +92,12 @@ def is_dealer(row: dict[str, Any]) -> bool:
     header = request.headers.get("Authorization")
     if header is None:
         return False
+    throttle, address = get_throttle(), request.remote_addr or "unknown"
+    wait = throttle.retry_after(address)
+    if wait:  # checked before the token: a guesser learns nothing while it waits
+        raise ApiError(429, throttled_sentence(wait), retry_after=wait)
     if not token_matches(bearer_token(header), row["token_hash"]):
+        throttle.fail(address, row["id"])
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
     return True
 

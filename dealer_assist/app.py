@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
 from dealer_assist import storage
+from dealer_assist.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES, FailureThrottle
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -57,6 +58,8 @@ def create_app(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         PUBLIC_URL=None,  # e.g. "http://192.168.1.20:5000": the base of join and dealer URLs
         LAN_URL=None,  # used instead of a loopback address the page was opened on
+        TOKEN_FAILURES=MAX_FAILURES,  # wrong dealer tokens from one address ...
+        TOKEN_FAILURE_WINDOW=FAILURE_WINDOW_SECONDS,  # ... in this many seconds: then 429
     )
     if config:
         app.config.update(config)
@@ -65,6 +68,8 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the state's own order
     storage.init_db(app.config["DATABASE"])
     app.extensions["dealer_assist.store"] = storage.TableStore()
+    app.extensions["dealer_assist.throttle"] = FailureThrottle(
+        app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
 
     from dealer_assist.api import bp as api_bp
     from dealer_assist.live import register_events
@@ -88,6 +93,11 @@ def get_socketio(app: Flask) -> SocketIO:
 
 def get_store() -> storage.TableStore:
     return current_app.extensions["dealer_assist.store"]
+
+
+def get_throttle() -> FailureThrottle:
+    """This process's count of wrong dealer tokens per client address."""
+    return current_app.extensions["dealer_assist.throttle"]
 
 
 def get_db() -> Database:

@@ -15,13 +15,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist import storage
 from dealer_assist.api import ApiError, no_table, state_for, take_action
-from dealer_assist.app import get_db, get_socketio, get_store
-from dealer_assist.auth import token_matches
+from dealer_assist.app import get_db, get_socketio, get_store, get_throttle
+from dealer_assist.auth import throttled_sentence, token_matches
 from dealer_assist.table import Table
 
 
@@ -79,8 +79,13 @@ def on_join(data: Any) -> None:
         emit("error", {"error": no_table(table_id)})
         return
     token = data.get("token")
-    dealer = token is not None and token_matches(token, row["token_hash"])
-    if token is not None and not dealer:
+    throttle, address = get_throttle(), request.remote_addr or "unknown"
+    wait = throttle.retry_after(address) if token is not None else 0
+    dealer = not wait and token is not None and token_matches(token, row["token_hash"])
+    if wait:  # checked before the token, as over HTTP
+        emit("error", {"error": throttled_sentence(wait), "retry_after": wait})
+    elif token is not None and not dealer:
+        throttle.fail(address, table_id)
         emit("error", {"error": "That is not this table's dealer token: you see the "
                                 "players' view."})
     with rooms_of_app().lock(table_id):

@@ -129,10 +129,11 @@ def grid_state(table: Table) -> dict[str, Any] | None:
     variant = table.setup.variant
     deal = table.deal
     if variant == "twenty_one_hand_holdem":
-        cells = ("b1", "b2", "b3", "b4", "b5")
-        return {"size": 0, "board": [cell_value(deal, c) for c in cells],
-                "cells": {c: cell_value(deal, c) for c in cells},
+        board = ("b1", "b2", "b3", "b4", "b5")
+        return {"size": 0, "board": [cell_value(deal, c) for c in board],
+                "cells": {c: cell_value(deal, c) for c in board},
                 "highlight": step_cells(deal)}
+    cells: tuple[str, ...]
     if variant == "off_road_stud":
         cells, lines = CELLS_4, LINES_4
         marks = {c: ("D" if c in GRID4_DOWN else "E") for c in cells}

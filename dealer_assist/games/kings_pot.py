@@ -227,7 +227,9 @@ def check_rank_counts(deal: Deal, new: list[str]) -> None:
 
 
 def line_values(deal: Deal) -> dict[str, HandValue]:
-    values = {line: rank_five([deal.grid[c] for c in cells]) for line, cells in LINES_5.items()}
+    # every cell has its card by now: the showdown refuses to settle without all 25
+    values = {line: rank_five([deal.grid[c] or "" for c in cells])
+              for line, cells in LINES_5.items()}
     values["king"] = rank_five(deal.kings_hand)
     return values
 
