@@ -170,6 +170,22 @@ class Server:
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
+    def api(self, method: str, path: str, body: Any = None,
+            token: str | None = None) -> tuple[int, Any]:
+        """One JSON request: its status and its JSON answer (None for an empty one)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = requests.request(method, self.url + path, json=body, headers=headers,
+                                    timeout=10)
+        return response.status_code, response.json() if response.content else None
+
+    def create_table(self, variant: str, players: list[Any], name: str = "",
+                     rules: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new table's 201 answer (its id, token and URLs)."""
+        status, body = self.api("POST", "/api/tables", {
+            "name": name, "variant": variant, "players": players, "rules": rules or {}})
+        assert status == 201, body
+        return body
+
     def kill(self) -> None:
         """kill -9: no clean-up, no flush, as a crash or a pulled plug of the process."""
         if self.proc is not None and self.proc.poll() is None:

@@ -7,22 +7,16 @@ screenshots (tablet-*.png, phone-*.png) as they play.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import Server
 
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -41,76 +35,19 @@ def chromium_path() -> str:
                 "chromium); the browser tests need /usr/bin/chromium.", pytrace=False)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class LiveServer:
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tmp / "server.log"
-        self.db = tmp / "browser.db"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self, timeout: float = 30.0) -> None:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "dealer_assist", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--db", str(self.db)],
-                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                pytest.fail(f"The server exited at start:\n{self.log.read_text()}", pytrace=False)
-            try:
-                with urllib.request.urlopen(self.url + "/api/tables", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.2)
-        self.stop()
-        pytest.fail(f"The server did not answer in {timeout}s:\n{self.log.read_text()}",
-                    pytrace=False)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-
-    def api(self, method: str, path: str, body: Any = None,
-            token: str | None = None) -> tuple[int, Any]:
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method)
-        req.add_header("Content-Type", "application/json")
-        if token:
-            req.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
-
-    def create_table(self, variant: str, players: list[Any], name: str = "",
-                     rules: dict[str, Any] | None = None) -> dict[str, Any]:
-        status, body = self.api("POST", "/api/tables", {
-            "name": name, "variant": variant, "players": players, "rules": rules or {}})
-        assert status == 201, body
-        return body
+# One helper starts every real server of the test suite (tests/conftest.py's ``Server``);
+# ``LiveServer`` is its name here, kept for the browser tests' type hints.
+LiveServer = Server
 
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = LiveServer(tmp_path_factory.mktemp("server"))
-    server.start()
+    tmp = tmp_path_factory.mktemp("server")
+    server = LiveServer(tmp / "browser.db", tmp / "server.log")
+    try:
+        server.start()
+    except AssertionError as err:
+        pytest.fail(str(err), pytrace=False)
     yield server
     server.stop()
 
