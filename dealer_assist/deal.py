@@ -465,7 +465,9 @@ class BettingPhase(Phase):
             if not self.preflop:
                 p.round_bet = 0
         if self.preflop:
-            rnd.current = max(p.round_bet for p in deal.players)
+            # a big blind all in for less still makes the others call the full blind, as in
+            # card rooms; the short blind can win only what it matched (R6)
+            rnd.current = max(max(p.round_bet for p in deal.players), deal.rules.big_blind)
             rnd.last_raise = max(rnd.last_raise, deal.rules.big_blind)
             rnd.raises = 1 if rnd.current else 0
         deal.round = rnd

@@ -940,3 +940,18 @@ def test_r6_r7_random_showdowns_pay_each_layer_to_its_best_hand(
     assert taken == payouts  # API.md: players who take nothing may be left out
     assert after.totals.carry == carried
     assert sum(after.totals.stacks) + after.totals.carry == sum(stacks_)
+
+
+def test_r30_a_short_big_blind_still_makes_the_others_call_the_full_blind() -> None:
+    t = Table.create("texas_dozen", ["Ann", {"name": "Bob", "stack": 10},
+                                     {"name": "Cy", "stack": 1}])
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    t = t.apply(t.prepare({"type": "next"}))
+    step = t.step()
+    assert (step["player"], step["to_call"]) == ("Ann", 2)
+    t = t.apply(t.prepare({"type": "call", "player": "Ann"}))
+    assert t.step()["to_call"] == 1  # Bob posted the small blind of 1
+    t = t.apply(t.prepare({"type": "call", "player": "Bob"}))
+    pots = t.state()["pots"]
+    assert pots == [{"amount": 3, "eligible": ["Ann", "Bob", "Cy"]},
+                    {"amount": 2, "eligible": ["Ann", "Bob"]}]
