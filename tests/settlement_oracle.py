@@ -3,8 +3,11 @@ worked out by hand from the public state, to compare with what the rules core pa
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
+from dealer_assist.autoplay import legal_actions, showdown_action
 from dealer_assist.table import Table
 
 
@@ -44,3 +47,31 @@ def expected_settlement(t: Table, scores: dict[str, int]) -> tuple[dict[str, int
         if s["rules"]["odd_chip"] == "carry":
             carried += odd
     return payouts, carried
+
+
+def check_random_showdown(
+    variant: str, seed: int, stacks: list[int], betting: str, odd_chip: str,
+    score: Callable[[list[str], dict[str, str]], int],
+) -> None:
+    """Play a random deal to its showdown without folding where possible, then check that
+    the core pays exactly what :func:`expected_settlement` works out, with ``score`` ranking
+    each player's best hand independently."""
+    rng = random.Random(seed)
+    players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks)]
+    t = Table.create(variant, players, {"betting": betting, "odd_chip": odd_chip})
+    t = t.apply(t.prepare({"type": "start_deal"}))
+    while t.step()["kind"] != "showdown":
+        if t.deal_over:
+            return  # everyone else folded: no showdown to check
+        options = legal_actions(t, rng)
+        staying = [o for o in options if o["type"] != "fold"] or options
+        t = t.apply(t.prepare(rng.choice(staying)))
+    after = t.apply(t.prepare(showdown_action(t, t.step(), rng)))
+    assert after.deal is not None
+    cells = {c: card for c, card in after.deal.grid.items() if card}
+    scores = {p.name: score(p.cards, cells) for p in after.deal.still_in()}
+    payouts, carried = expected_settlement(t, scores)
+    taken = {n: c for n, c in after.state()["result"]["payouts"].items() if c}
+    assert taken == payouts  # API.md: players who take nothing may be left out
+    assert after.totals.carry == carried
+    assert sum(after.totals.stacks) + after.totals.carry == sum(stacks)

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from settlement_oracle import expected_settlement
+from settlement_oracle import check_random_showdown
 
-from dealer_assist.autoplay import legal_actions, play_deal, showdown_action
+from dealer_assist.autoplay import legal_actions, play_deal
 from dealer_assist.errors import IllegalActionError, SetupError
 from dealer_assist.hands import rank_five
 from dealer_assist.layouts import CELLS_5, LINES_5
@@ -883,26 +883,10 @@ def test_r3_play_deal_many_deals_conserve_chips(seed: int, count: int) -> None:
 def test_r6_r7_random_showdowns_pay_each_layer_to_its_best_hand(
     seed: int, stacks_: list[int], betting: str, odd_chip: str
 ) -> None:
-    rng = random.Random(seed)
-    players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks_)]
-    t = Table.create("texas_dozen", players, {"betting": betting, "odd_chip": odd_chip})
-    t = act(t, type="start_deal")
-    while t.step()["kind"] != "showdown":
-        if t.deal_over:
-            return  # everyone else folded: no showdown to check
-        options = legal_actions(t, rng)
-        staying = [o for o in options if o["type"] != "fold"] or options
-        t = act(t, **rng.choice(staying))
-    body = showdown_action(t, t.step(), rng)
-    after = act(t, **body)
-    assert after.deal is not None
-    cells = {c: card for c, card in after.deal.grid.items() if card}
-    scores = {p.name: brute_force_lines(p.cards, cells)[0] for p in after.deal.still_in()}
-    payouts, carried = expected_settlement(t, scores)
-    taken = {n: c for n, c in after.state()["result"]["payouts"].items() if c}
-    assert taken == payouts  # API.md: players who take nothing may be left out
-    assert after.totals.carry == carried
-    assert sum(after.totals.stacks) + after.totals.carry == sum(stacks_)
+    check_random_showdown(
+        "texas_dozen", seed, stacks_, betting, odd_chip,
+        score=lambda cards, cells: brute_force_lines(cards, cells)[0],
+    )
 
 
 def test_r30_a_short_big_blind_still_makes_the_others_call_the_full_blind() -> None:
