@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, g, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist import storage
@@ -153,7 +153,8 @@ def expected_seq(body: dict[str, Any]) -> int | None:
     value = body.get("expect_seq")
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    # no table gets near 2**53 actions; a larger number is a typing slip, not a seq
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
         raise ApiError(400, f"expect_seq must be the whole number seq you saw, not "
                             f"{repr(value)[:40]}.")
     return value
@@ -164,7 +165,10 @@ def take_action(table_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], Ta
     The live events are sent by the caller, after the commit."""
     expect = expected_seq(body)
     try:
-        accepted = get_store().act(get_db(), table_id, body, expect_seq=expect)
+        # the commit's fsync runs at teardown (app.close_db): after the caller's broadcast,
+        # before the answer leaves (docs/benchmarks.md, "Live fan-out")
+        accepted = get_store().act(get_db(), table_id, body, expect_seq=expect,
+                                   defer_sync=True)
     except DealerAssistError as err:
         raise ApiError(400, str(err)) from None
     except storage.StaleTableError as err:
@@ -173,6 +177,8 @@ def take_action(table_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], Ta
             "Another device acted on this table at the same moment: look again and retry.")
         raise ApiError(409, sentence, seq=table.seq,
                        state=state_for(table_id, table, dealer=True)) from None
+    if accepted.sync_owed:
+        g.sync_owed = True
     table = accepted.table
     return {"seq": table.seq, "state": state_for(table_id, table, dealer=True)}, table
 

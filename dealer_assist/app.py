@@ -42,10 +42,12 @@ def asset_dir(name: str) -> Path:
 
 def create_app(
     db_path: str | Path | None = None, *, testing: bool = False,
-    config: dict[str, Any] | None = None,
+    config: dict[str, Any] | None = None, message_queue: str | None = None,
 ) -> Flask:
     """The app, its database at ``db_path`` (made and migrated here) and its SocketIO
-    instance (:func:`get_socketio`)."""
+    instance (:func:`get_socketio`). ``message_queue`` (``redis://HOST:PORT``) makes this one
+    of several processes on one database: Flask-SocketIO's Redis message queue carries every
+    state to the clients of every process (docs/deployment.md)."""
     app = Flask(
         __name__,
         template_folder=str(asset_dir("templates")),
@@ -68,6 +70,7 @@ def create_app(
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the state's own order
     storage.init_db(app.config["DATABASE"])
     app.extensions["dealer_assist.store"] = storage.TableStore()
+    app.extensions["dealer_assist.pool"] = storage.ConnectionPool(app.config["DATABASE"])
     app.extensions["dealer_assist.throttle"] = FailureThrottle(
         app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
 
@@ -77,13 +80,26 @@ def create_app(
 
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
+    from dealer_assist.history_api import bp as history_bp  # issue 4: history, ledger, export
+
+    app.register_blueprint(history_bp)
     app.teardown_appcontext(close_db)
     app.after_request(security_headers)
     app.register_error_handler(HTTPException, http_error)
 
-    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES)
+    options: dict[str, Any] = {}
+    if message_queue:
+        from dealer_assist.live import QueueManager
+
+        options["client_manager"] = QueueManager(message_queue)
+    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
+                        **options)
     app.extensions["dealer_assist.socketio"] = socketio
     register_events(socketio)
+    if message_queue:
+        from dealer_assist.live import listen_to_queue
+
+        listen_to_queue(app)
     return app
 
 
@@ -101,16 +117,22 @@ def get_throttle() -> FailureThrottle:
 
 
 def get_db() -> Database:
-    """This request's (or Socket.IO event's) connection, closed at teardown."""
+    """This request's (or Socket.IO event's) connection, from the app's pool, given back at
+    teardown (:class:`storage.ConnectionPool`: not closed, which would cost a checkpoint)."""
     if "db" not in g:
-        g.db = storage.connect(current_app.config["DATABASE"])
+        g.db = current_app.extensions["dealer_assist.pool"].get()
     return g.db
 
 
 def close_db(_exc: BaseException | None = None) -> None:
+    """Teardown: first the fsync an action's commit left owed (``api.take_action``), then
+    the connection back to the pool. Teardown runs after the handler (and its broadcast)
+    and before Werkzeug writes the answer or Socket.IO sends the acknowledgement."""
+    if g.pop("sync_owed", False):
+        storage.sync_log(current_app.config["DATABASE"])
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        current_app.extensions["dealer_assist.pool"].put(db)
 
 
 def base_url() -> str:

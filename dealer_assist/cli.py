@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 
@@ -42,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"port (default {DEFAULT_PORT})")
     serve.add_argument("--db", type=Path, default=None,
                        help=f"the SQLite file that keeps every table (default {default_db()})")
+    serve.add_argument("--message-queue", metavar="redis://HOST:PORT", default=None,
+                       help="run as one of several processes on one database: live updates "
+                            "go through this Redis (docs/deployment.md)")
+    serve.add_argument("--public-url", metavar="URL", default=None,
+                       help="the address phones open, when it is not this process's own "
+                            "(behind a proxy: e.g. https://cards.example.org)")
     return parser
 
 
@@ -97,14 +104,45 @@ def announce(url: str, db_path: Path, out: TextIO) -> None:
     out.flush()
 
 
-def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout) -> None:
+def message_queue_problem(url: str) -> str | None:
+    """Why ``--message-queue url`` cannot be used (a sentence), or None: it must be a
+    ``redis://`` (or ``rediss://``) address of a Redis that answers, with the ``redis``
+    package installed."""
+    if not url.startswith(("redis://", "rediss://")):
+        return f"--message-queue takes a Redis address such as redis://127.0.0.1:6379, not {url!r}."
+    try:
+        import redis
+    except ImportError:
+        return "--message-queue needs the redis package: pip install 'dealer-assist[redis]'."
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, ValueError) as err:
+        return f"the message queue at {url} does not answer: {err}"
+    return None
+
+
+def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
+          message_queue: str | None = None, public_url: str | None = None) -> None:
     from dealer_assist.app import create_app, get_socketio
 
     db_path = (db_path or default_db()).expanduser().resolve()
     url = url_for_host(public_host(host), port)
     config = {"LAN_URL": url} if host in ("0.0.0.0", "::", "") else {"PUBLIC_URL": url}
-    app = create_app(db_path=db_path, config=config)
+    if public_url:
+        url = public_url.rstrip("/")
+        config = {"PUBLIC_URL": url}
+    app = create_app(db_path=db_path, config=config, message_queue=message_queue)
     announce(url, db_path, out)
+    if message_queue:
+        shown = urlsplit(message_queue)
+        if "@" in shown.netloc:  # never print a password
+            shown = shown._replace(netloc="***@" + shown.netloc.rsplit("@", 1)[1])
+        out.write(f"Message queue: {urlunsplit(shown)}\n")
+        out.flush()
     get_socketio(app).run(app, host=host, port=port, allow_unsafe_werkzeug=True,
                           use_reloader=False, log_output=True)
 
@@ -115,8 +153,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dealer-assist: the port must be from 1 to 65535, not {args.port}.",
               file=sys.stderr)
         return 2
+    if args.message_queue:
+        problem = message_queue_problem(args.message_queue)
+        if problem:
+            print(f"dealer-assist: {problem}", file=sys.stderr)
+            return 2
     try:
-        serve(args.host, args.port, args.db)
+        serve(args.host, args.port, args.db, message_queue=args.message_queue,
+              public_url=args.public_url)
     except KeyboardInterrupt:
         return 0
     except OSError as err:  # the port is taken, the database folder cannot be made...

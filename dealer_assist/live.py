@@ -8,14 +8,22 @@ gets an ``error`` event with a sentence and the public room only.
 A dealer client may also emit ``action`` with ``{"table": id, "action": {...}}`` (the body of
 ``POST /api/tables/<id>/actions``, ``expect_seq`` included); the acknowledgement is the HTTP
 answer's body with its ``status`` added.
+
+With several server processes (``create_app(message_queue="redis://...")``), Flask-SocketIO's
+Redis message queue carries every table's states to every process: the acting process emits
+to the table's rooms, and each process, its own included, hands the states it gets to
+:func:`deliver`, which keeps that process's clients in seq order (:class:`QueueManager`).
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from flask import current_app, request
+import socketio as socketio_server
+from flask import Flask, current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist import storage
@@ -33,39 +41,83 @@ def dealer_room(table_id: str) -> str:
     return f"table:{table_id}:dealer"
 
 
-class Rooms:
-    """Per table: a lock that orders the states sent, and the last seq broadcast.
+def table_of_room(room: str) -> str | None:
+    """The table id of a room :func:`public_room` or :func:`dealer_room` named, else None."""
+    if not room.startswith("table:") or room.count(":") < 2:
+        return None
+    return room[len("table:"):].rsplit(":", 1)[0]
 
-    Two actions at one table may finish in either order; holding the lock, a broadcast sends
-    only a seq newer than the last one sent, and a join reads the state and sends it, so no
-    client ever receives an older state after a newer one."""
+
+class Rooms:
+    """This process's record of the states it sent: per table a lock; per room the last seq
+    sent to the room, and the clients whose join sent them a newer state than that.
+
+    Two actions at one table may finish in either order, and with a message queue a state may
+    come from another process after a join here read a newer one from the database. Holding
+    the table's lock, a state goes to a room only if it is newer than the last one sent there,
+    and never to a client whose join sent it one as new; a join reads the state and sends it
+    under the same lock. So no client ever receives an older state after a newer one."""
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._locks: dict[str, threading.Lock] = {}
-        self.sent: dict[str, int] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self.sent: dict[str, int] = {}  # room -> the last seq sent to it
+        self.ahead: dict[str, dict[str, int]] = {}  # room -> {sid: seq its join sent}
 
-    def lock(self, table_id: str) -> threading.Lock:
+    def lock(self, table_id: str) -> threading.RLock:
+        """Re-entrant: a broadcast holds it while the queue's manager delivers its states."""
         with self._guard:
-            return self._locks.setdefault(table_id, threading.Lock())
+            return self._locks.setdefault(table_id, threading.RLock())
+
+
+def rooms_of(app: Flask) -> Rooms:
+    tracker: Rooms = app.extensions.setdefault("dealer_assist.rooms", Rooms())
+    return tracker
 
 
 def rooms_of_app() -> Rooms:
-    return current_app.extensions.setdefault("dealer_assist.rooms", Rooms())
+    return rooms_of(current_app._get_current_object())  # type: ignore[attr-defined]
+
+
+def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]) -> bool:
+    """Send ``state`` to this process's clients in ``room`` (``table:<id>:public`` or
+    ``...:dealer``) unless a state as new went there already; skip the clients whose join sent
+    them one as new. Returns whether it was sent."""
+    table_id = table_of_room(room)
+    seq = state.get("seq")
+    if table_id is None or not isinstance(seq, int):
+        return False
+    with tracker.lock(table_id):
+        if seq <= tracker.sent.get(room, -1):
+            return False  # a newer state has gone out already
+        tracker.sent[room] = seq
+        ahead = tracker.ahead.pop(room, {})
+        skip = [sid for sid, joined in ahead.items() if joined >= seq]
+        still = {sid: joined for sid, joined in ahead.items() if joined > seq}
+        if still:
+            tracker.ahead[room] = still
+        socketio.emit("state", state, to=room, skip_sid=skip or None, ignore_queue=True)
+        return True
 
 
 def broadcast(table_id: str, table: Table) -> None:
     """Send the new state to everyone following the table: the dealer's state to the dealer
-    room, the public state (no face-down card, no token) to the public room."""
-    socketio = get_socketio(current_app._get_current_object())  # type: ignore[attr-defined]
-    tracker = rooms_of_app()
+    room, the public state (no face-down card, no token) to the public room. With a message
+    queue the states go out through it, to this process's clients and every other's."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    socketio = get_socketio(app)
+    tracker = rooms_of(app)
+    queued = isinstance(socketio.server.manager, QueueManager)
     with tracker.lock(table_id):
-        if table.seq <= tracker.sent.get(table_id, -1):
-            return  # a newer state has gone out already
-        tracker.sent[table_id] = table.seq
-        socketio.emit("state", state_for(table_id, table, dealer=True),
-                      to=dealer_room(table_id))
-        socketio.emit("state", state_for(table_id, table), to=public_room(table_id))
+        if table.seq <= min(tracker.sent.get(dealer_room(table_id), -1),
+                            tracker.sent.get(public_room(table_id), -1)):
+            return  # a newer state has gone out already (and, queued, went out first)
+        for room, state in ((dealer_room(table_id), state_for(table_id, table, dealer=True)),
+                            (public_room(table_id), state_for(table_id, table))):
+            if queued:  # under the lock: this process publishes its states in seq order
+                socketio.emit("state", state, to=room)
+            else:
+                deliver(socketio, tracker, room, state)
 
 
 def on_join(data: Any) -> None:
@@ -88,13 +140,17 @@ def on_join(data: Any) -> None:
         throttle.fail(address, table_id)
         emit("error", {"error": "That is not this table's dealer token: you see the "
                                 "players' view."})
-    with rooms_of_app().lock(table_id):
+    tracker = rooms_of_app()
+    room = dealer_room(table_id) if dealer else public_room(table_id)
+    with tracker.lock(table_id):
         leave_room(dealer_room(table_id))
         leave_room(public_room(table_id))
-        join_room(dealer_room(table_id) if dealer else public_room(table_id))
+        join_room(room)
         table = get_store().load(db, table_id)
         assert table is not None
         emit("state", state_for(table_id, table, dealer=dealer))
+        if table.seq > tracker.sent.get(room, -1):  # a broadcast of this seq may be on its way
+            tracker.ahead.setdefault(room, {})[request.sid] = table.seq  # type: ignore[attr-defined]
 
 
 def on_action(data: Any) -> dict[str, Any]:
@@ -129,4 +185,45 @@ def register_events(socketio: SocketIO) -> None:
     socketio.on_event("leave", on_leave)
 
 
-__all__ = ["broadcast", "dealer_room", "public_room", "register_events"]
+# --------------------------------------------------------------------------- several processes
+class QueueManager(socketio_server.RedisManager):
+    """Flask-SocketIO's Redis message queue: ``socketio.RedisManager``, what Flask-SocketIO
+    builds for ``message_queue="redis://..."``, on the same channel, with one addition. A
+    table's ``state`` events, the ones this process emits and the ones the queue brings from
+    the others, go to ``deliver_state`` (:func:`deliver`), which sends them to this process's
+    clients in seq order; every other message is handled by the manager as usual."""
+
+    def __init__(self, url: str, channel: str = "flask-socketio") -> None:
+        # a Redis that is down is seen within 5 s, not at the TCP timeout
+        super().__init__(url, channel=channel, redis_options={"socket_connect_timeout": 5})
+        self.deliver_state: Callable[[str, dict[str, Any]], object] | None = None
+
+    def _handle_emit(self, message: dict[str, Any]) -> None:
+        # python-socketio's PubSubManager calls this for every emit: this process's own (from
+        # emit, before publishing) and each one the listener thread reads from Redis
+        room, data = message.get("room"), message.get("data")
+        if (self.deliver_state is not None and message.get("event") == "state"
+                and isinstance(room, str) and table_of_room(room) is not None
+                and isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict)):
+            self.deliver_state(room, data[0])
+            return
+        super()._handle_emit(message)
+
+
+def listen_to_queue(app: Flask) -> None:
+    """Hand the queue's table states to :func:`deliver`, and subscribe to the queue now rather
+    than at the first client's connection (Socket.IO's default), so that this process hears
+    every state from the moment it serves."""
+    socketio = get_socketio(app)
+    server = socketio.server
+    manager = server.manager
+    if not isinstance(manager, QueueManager):
+        return
+    manager.deliver_state = partial(deliver, socketio, rooms_of(app))
+    if not server.manager_initialized:
+        server.manager_initialized = True
+        manager.initialize()
+
+
+__all__ = ["QueueManager", "broadcast", "dealer_room", "deliver", "listen_to_queue",
+           "public_room", "register_events"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -48,7 +49,11 @@ def now() -> str:
 # --------------------------------------------------------------------------- connecting
 def connect(path: str | Path) -> Database:
     """A connection to the database file at ``path`` (:func:`init_db` makes it first)."""
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
+    return connect_with(sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS))
+
+
+def connect_with(conn: sqlite3.Connection) -> Database:
+    """``conn`` with the pragmas every connection of the app runs with."""
     db = Database(conn)
     db.execute("PRAGMA foreign_keys = ON")
     # WAL lets the phones' reads run beside the dealer's writes. synchronous=FULL: WAL with
@@ -58,6 +63,60 @@ def connect(path: str | Path) -> Database:
     # and an acknowledged action is then on disk whatever stops the machine.
     db.execute("PRAGMA synchronous = FULL")
     return db
+
+
+def sync_log(path: str | Path) -> None:
+    """fsync the WAL file of the database at ``path``: the sync that ``synchronous=FULL``
+    runs inside every ``COMMIT``, run later (:meth:`TableStore.act` with ``defer_sync``).
+    No WAL file: the last connection closed, checkpointed it into the database and synced
+    that."""
+    try:
+        fd = os.open(f"{path}-wal", os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class ConnectionPool:
+    """Open connections to one file, lent to one request (or Socket.IO event) at a time.
+
+    Closing the last open connection to a WAL database checkpoints the log into the file and
+    deletes it (more fsyncs), and opening one costs a file open and two pragmas: a server
+    that opened and closed a connection per request paid both on nearly every dealer tap
+    (docs/benchmarks.md, "Action commit"). A connection is only ever used by the thread that
+    borrowed it, until it is given back outside any transaction."""
+
+    def __init__(self, path: str | Path, keep: int = 16) -> None:
+        self.path = path
+        self.keep = keep
+        self._idle: list[Database] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> Database:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_SECONDS,
+                               check_same_thread=False)
+        return connect_with(conn)
+
+    def put(self, db: Database) -> None:
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        with self._lock:
+            if len(self._idle) < self.keep:
+                self._idle.append(db)
+                return
+        db.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for db in idle:
+            db.close()
 
 
 def enable_wal(db: Database) -> None:
@@ -298,6 +357,7 @@ class Accepted:
 
     action: Action
     table: Table
+    sync_owed: bool = False  # act(defer_sync=True): the caller owes sync_log
 
 
 class TableStore:
@@ -355,17 +415,35 @@ class TableStore:
 
     def act(
         self, db: Database, table_id: str, body: dict[str, Any],
-        expect_seq: int | None = None,
+        expect_seq: int | None = None, *, defer_sync: bool = False,
     ) -> Accepted:
         """Apply ``body`` to the table and store it before returning.
 
         Raises :class:`dealer_assist.errors.DealerAssistError` for a refusal (nothing stored),
         :class:`StaleTableError` when ``expect_seq`` is not the table's seq, and ``KeyError``
         for an unknown table.
+
+        ``defer_sync=True``: commit without the fsync that ``synchronous=FULL`` does inside
+        ``COMMIT``; the caller owes :func:`sync_log` before it answers (the server runs it
+        after the broadcast, so phones do not wait on the disk, and before the dealer's
+        answer, so an acknowledged action is on disk as with FULL; ``sync_owed`` says
+        whether it is owed).
         """
         setup = self.setup(db, table_id)
         if setup is None:
             raise KeyError(table_id)
+        level = db.execute("PRAGMA synchronous").fetchone()[0] if defer_sync else 0
+        if level >= 2:  # FULL or EXTRA: the commit's fsync moves to sync_log
+            db.execute("PRAGMA synchronous = NORMAL")
+        try:
+            accepted = self._act(db, table_id, setup, body, expect_seq)
+        finally:
+            if level >= 2:
+                db.execute(f"PRAGMA synchronous = {level}")
+        return Accepted(accepted.action, accepted.table, sync_owed=level >= 2)
+
+    def _act(self, db: Database, table_id: str, setup: TableSetup, body: dict[str, Any],
+             expect_seq: int | None) -> Accepted:
         for attempt in (1, 2):
             try:
                 with write_transaction(db):

@@ -1,0 +1,522 @@
+"""The host's view of a table after the night: deals grouped by night, replays, the ledger and
+settle-up, and the CSV and JSON exports (with the import that reads the JSON back).
+
+Everything here is read from the stored records and deal rows (``storage.py``); nothing is
+ever written back except by :func:`import_table`, which makes a *new* table. No web imports:
+``history_api.py`` serves these answers.
+
+**Nights.** Deals are grouped by night: a deal starts a new night when it starts
+:data:`NIGHT_GAP` (6 hours) or more after the previous deal started. A table continues across
+nights, and so does its king's pot (R28).
+
+**The ledger.** Each player's buy-ins are the stack they sat down with plus every ``rebuy``;
+``net = stack - bought in``. Chips that belong to no player (the king's pot, 21 Hand Hold'em's
+bank, chips carried in a pot, odd chips taken off the table) are listed as "on the table". The
+table is one more party in the settle-up: its balance is the chips on it now minus the chips it
+started with (21 Hand Hold'em's bank of 21; nothing in the other games). With it, the balances
+sum to zero (R3), and a payment to the table means "put this in the kitty that stands for the
+king's pot"; a payment from it, the bank's chips that 21 Hand Hold'em paid out. In transfers
+the table is ``null``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlite_utils import Database
+
+from dealer_assist import storage
+from dealer_assist.actions import Action
+from dealer_assist.deal import Totals
+from dealer_assist.errors import DealerAssistError
+from dealer_assist.games import game_for
+from dealer_assist.layouts import line_label
+from dealer_assist.ledger import settle
+from dealer_assist.rules import KINGS_POT_VARIANTS, VARIANT_NAMES
+from dealer_assist.table import Table, TableSetup, describe
+
+NIGHT_GAP = timedelta(hours=6)
+EXPORT_FORMAT = "dealer-assist table"
+EXPORT_VERSION = 1
+MAX_IMPORT_ACTIONS = 200_000  # about 5,000 deals: far beyond any home game's table
+BETWEEN_DEALS = ("rebuy", "adjust")
+
+
+class ImportRefused(ValueError):
+    """A file that cannot be imported: the message is a sentence for the host."""
+
+
+# --------------------------------------------------------------------------- reading
+@dataclass(frozen=True)
+class Stored:
+    """One table as stored: its setup and every record, deal row and base."""
+
+    table_id: str
+    row: dict[str, Any]
+    setup: TableSetup
+    deals: list[dict[str, Any]]  # storage.list_deals
+    records: list[dict[str, Any]]  # {"seq", "deal", "time", "action"} in seq order
+    bases: dict[int, Totals]  # deal number -> the totals it started from
+
+
+def read_table(db: Database, table_id: str) -> Stored | None:
+    """Everything stored for one table, read in one snapshot; None if there is no table."""
+    with storage.read_transaction(db):
+        row = storage.table_row(db, table_id)
+        if row is None:
+            return None
+        deals = storage.list_deals(db, table_id)
+        records = [
+            {"seq": r["seq"], "deal": r["deal_number"], "time": r["created"],
+             "action": json.loads(r["record_json"])}
+            for r in db.query(
+                "SELECT seq, deal_number, created, record_json FROM actions WHERE table_id = ?"
+                " ORDER BY seq", [table_id])
+        ]
+        bases = {
+            number: Totals.from_json(json.loads(text)) for number, text in db.execute(
+                "SELECT number, base_json FROM deals WHERE table_id = ?", [table_id])
+        }
+    return Stored(table_id, row, storage.setup_of(row), deals, records, bases)
+
+
+def effective(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records of one deal that still count: an ``undo`` takes back the last record that
+    still counted (Table.undo), so they are a stack."""
+    kept: list[dict[str, Any]] = []
+    for record in records:
+        if record["action"].get("type") == "undo":
+            kept.pop()
+        else:
+            kept.append(record)
+    return kept
+
+
+def current_table(stored: Stored) -> Table:
+    """The table now: the last deal's records replayed on its base (as storage.load_table)."""
+    if not stored.deals:
+        return Table.from_setup(stored.setup)
+    last = stored.deals[-1]
+    records = [Action.from_json(r["action"]) for r in stored.records
+               if r["seq"] >= last["start_seq"]]
+    return Table.replay(stored.setup, stored.bases[last["number"]], records,
+                        seq=last["start_seq"] - 1)
+
+
+def totals_after(stored: Stored, now: Table) -> dict[int, Totals]:
+    """Deal number -> the totals after the deal and the rebuys and adjustments that followed
+    it (the next deal's base), for every deal that is over."""
+    out: dict[int, Totals] = {}
+    for deal in stored.deals:
+        following = stored.bases.get(deal["number"] + 1)
+        if following is not None:
+            out[deal["number"]] = following
+        elif now.deal_over:
+            out[deal["number"]] = now.totals
+    return out
+
+
+# --------------------------------------------------------------------------- history
+def entry_out(record: dict[str, Any]) -> dict[str, Any]:
+    """A rebuy or an adjustment as the history and the ledger list it."""
+    action = record["action"]
+    out: dict[str, Any] = {"seq": record["seq"], "time": record["time"], "deal": record["deal"],
+                           "type": action["type"], "player": action.get("player"),
+                           "amount": action.get("amount")}
+    if action["type"] == "adjust":
+        out["to"] = action.get("to")
+        out["note"] = action.get("note")
+    return out
+
+
+def between_deal_entries(stored: Stored) -> dict[int, list[dict[str, Any]]]:
+    """Deal number -> the rebuys and adjustments made after it that still count."""
+    records: dict[int, list[dict[str, Any]]] = {deal["number"]: [] for deal in stored.deals}
+    for record in stored.records:  # one pass: a long table has many deals
+        records.setdefault(record["deal"], []).append(record)
+    return {number: [entry_out(r) for r in effective(deal_records)
+                     if r["action"].get("type") in BETWEEN_DEALS]
+            for number, deal_records in records.items()}
+
+
+def parse_time(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def group_nights(deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Nights: a deal that starts NIGHT_GAP or more after the previous deal started opens a
+    new night. Each night: number, first and last start, and its deal numbers."""
+    nights: list[dict[str, Any]] = []
+    previous: datetime | None = None
+    for deal in deals:
+        started = parse_time(deal["started"])
+        if previous is None or started - previous >= NIGHT_GAP:
+            nights.append({"number": len(nights) + 1, "started": deal["started"],
+                           "last_started": deal["started"], "deals": []})
+        nights[-1]["deals"].append(deal["number"])
+        nights[-1]["last_started"] = deal["started"]
+        previous = started
+    return nights
+
+
+def result_words(deal: dict[str, Any], variant: str) -> str:
+    """One sentence for a deal's result, as the history lists it."""
+    result = deal["result"]
+    if result is None:
+        return "In play." if deal["finished"] is None else "No result."
+    kings = variant in KINGS_POT_VARIANTS
+    pays = [f"{name} takes {amount}" for name, amount in result.get("payouts", {}).items()
+            if amount]
+    if result.get("no_play"):
+        words = "Fewer than two players bought cards: the antes stay in the king's pot"
+    elif result.get("uncontested"):
+        winners = result.get("winners") or []
+        words = f"Everyone else folded: {winners[0]} wins" if winners else "Everyone else folded"
+        if not winners:
+            words = "Everyone left the hand: its pot carries"
+    else:
+        lines = [line_label(line, kings_pot=kings) for line in result.get("winning_lines", [])]
+        hands = result.get("hands") or {}
+        winners = result.get("winners") or []
+        if lines:
+            words = ("Winning line: " if len(lines) == 1 else "Winning lines: ") + ", ".join(
+                lines)
+            if kings and result.get("lines"):
+                words += f" with {result['lines'][result['winning_lines'][0]]['hand'].lower()}"
+        else:
+            words = "Showdown"
+        if winners and hands.get(winners[0]):
+            words += f" ({' and '.join(winners)}: {hands[winners[0]]['hand'].lower()})"
+    words += "; " + ", ".join(pays) if pays else ""
+    if result.get("kings_pot_won"):
+        words += f"; the king's pot of {result['kings_pot_won']} won"
+    return words + "."
+
+
+def table_history(stored: Stored) -> dict[str, Any]:
+    """The JSON of the history page: every deal with its result and the king's pot after it,
+    the nights, the stacks after each deal, and the ledger."""
+    now = current_table(stored)
+    after = totals_after(stored, now)
+    entries = between_deal_entries(stored)
+    setup = stored.setup
+    kings = setup.variant in KINGS_POT_VARIANTS
+    deals = []
+    for deal in stored.deals:
+        number = deal["number"]
+        base = stored.bases[number]
+        totals = after.get(number)
+        out = {
+            **deal,
+            "in_play": totals is None,
+            "words": result_words(deal, setup.variant),
+            "stacks_before": dict(zip(setup.players, base.stacks, strict=True)),
+            "stacks_after": (dict(zip(setup.players, totals.stacks, strict=True))
+                             if totals is not None else None),
+            "entries": entries[number],
+        }
+        if setup.variant == "twenty_one_hand_holdem":
+            out["bank_after"] = totals.bank if totals is not None else None
+        deals.append(out)
+    history: dict[str, Any] = {
+        "id": stored.table_id, "name": setup.name, "variant": setup.variant,
+        "variant_name": VARIANT_NAMES[setup.variant], "created": stored.row["created"],
+        "players": list(setup.players),
+        "starting_stacks": dict(zip(setup.players, setup.stacks, strict=True)),
+        "night_gap_hours": NIGHT_GAP.total_seconds() / 3600,
+        "nights": group_nights(stored.deals),
+        "deals": deals,
+        "ledger": table_ledger(stored, now),
+    }
+    if kings:
+        history["kings_pot"] = now.totals.kings_pot if now.deal_over else now.base.kings_pot
+    if setup.variant == "twenty_one_hand_holdem":
+        last = stored.deals[-1]["result"] if stored.deals else None
+        history["game"] = {key: last[key] for key in ("game_winner", "standings",
+                                                      "tiebreak_draws")
+                           if last and key in last} or None
+    return history
+
+
+# --------------------------------------------------------------------------- ledger
+def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
+    """Buy-ins, stacks, nets, chips on the table and the fewest transfers that settle up.
+
+    While a deal is in play, the figures are those before it (the chips in its pot belong to
+    nobody yet)."""
+    now = now or current_table(stored)
+    settled = now.totals if now.deal_over else now.base
+    in_play = None if now.deal_over else now.deal.totals.deal_number if now.deal else None
+    setup = stored.setup
+    buy_ins = settled.buy_ins or setup.stacks
+    entries = [e for deal_entries in between_deal_entries(stored).values()
+               for e in deal_entries if in_play is None or e["deal"] < in_play]
+    players = []
+    for seat, name in enumerate(setup.players):
+        listed = [{"type": "start", "amount": setup.stacks[seat], "deal": None, "seq": None,
+                   "time": stored.row["created"]}]
+        listed += [{"type": "rebuy", "amount": e["amount"], "deal": e["deal"], "seq": e["seq"],
+                    "time": e["time"]} for e in entries
+                   if e["type"] == "rebuy" and e["player"] == name]
+        adjustments = []
+        for e in entries:
+            if e["type"] != "adjust" or name not in (e["player"], e["to"]):
+                continue
+            gives = e["player"] == name
+            adjustments.append({"deal": e["deal"], "seq": e["seq"], "time": e["time"],
+                                "amount": -e["amount"] if gives else e["amount"],
+                                "with": e["to"] if gives else e["player"], "note": e["note"]})
+        players.append({
+            "name": name, "buy_ins": listed, "bought_in": buy_ins[seat],
+            "stack": settled.stacks[seat], "net": settled.stacks[seat] - buy_ins[seat],
+            "adjustments": adjustments,
+        })
+    started_with = game_for(setup.variant, setup.rules).initial_totals(setup)
+    on_table = {
+        "kings_pot": settled.kings_pot, "bank": settled.bank, "carried": settled.carry,
+        "off_table": settled.off_table,
+    }
+    held = sum(on_table.values())
+    on_table |= {"total": held, "started_with": started_with.chips() - sum(setup.stacks),
+                 "net": held - (started_with.chips() - sum(setup.stacks))}
+    balances: dict[str | None, int] = {p["name"]: p["net"] for p in players}
+    balances[None] = on_table["net"]  # the table: see the module's docstring
+    settlement = settle(balances)
+    return {
+        "as_of_deal": settled.deal_number, "deal_in_play": in_play,
+        "players": players, "on_table": on_table,
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount}
+                      for t in settlement.transfers],
+        "fewest": settlement.optimal,
+        "rebuys": [e for e in entries if e["type"] == "rebuy"],
+        "adjustments": [e for e in entries if e["type"] == "adjust"],
+    }
+
+
+# --------------------------------------------------------------------------- replay
+def replay_deal(stored: Stored, number: int, *, dealer: bool,
+                mask: Any = None) -> dict[str, Any] | None:
+    """Deal ``number`` step by step: the state after each of its records (undo records
+    included), replayed from the totals it started from. ``mask`` hides a record's face-down
+    cards for a public reader (``api.hide_cards``)."""
+    deal = next((d for d in stored.deals if d["number"] == number), None)
+    if deal is None:
+        return None
+    table = Table(stored.setup, stored.bases[number], seq=deal["start_seq"] - 1)
+    steps = []
+    for record in (r for r in stored.records if r["deal"] == number):
+        action = Action.from_json(record["action"])
+        logged = len(table.deal.log) if table.deal and action.type != "start_deal" else 0
+        table = table.apply(action)
+        assert table.deal is not None
+        if action.type == "undo":
+            label = f"Undo: {table.undone}."
+        else:
+            new_lines = table.deal.log[logged:]
+            # the log is in the public state already; describe() never names a hidden card
+            label = " ".join(new_lines) if new_lines else describe(action).capitalize() + "."
+        shown = mask(record) if mask and not dealer else record
+        steps.append({"seq": record["seq"], "time": record["time"], "action": shown["action"],
+                      "label": label,
+                      "state": {"id": stored.table_id, **table.state(dealer=dealer)}})
+    return {"number": number, "dealer": deal["dealer"], "started": deal["started"],
+            "finished": deal["finished"], "steps": steps}
+
+
+# --------------------------------------------------------------------------- CSV
+CSV_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet will not run: text that starts like a formula gets a quote mark."""
+    if isinstance(value, str) and value.startswith(CSV_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def deals_csv(stored: Stored) -> str:
+    """One row per deal: number, started, finished, dealer, winners, winning lines, each
+    player's payout, the king's pot after it (empty outside King's Pot), and the rebuys and
+    adjustments that followed it."""
+    players = list(stored.setup.players)
+    entries = between_deal_entries(stored)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([csv_cell(c) for c in (
+        ["number", "started", "finished", "dealer", "winners", "winning_lines"]
+        + [f"payout {name}" for name in players] + ["kings_pot_after", "between_deals"])])
+    for deal in stored.deals:
+        result = deal["result"] or {}
+        payouts = result.get("payouts", {})
+        notes = "; ".join(entry_words(e) for e in entries[deal["number"]])
+        row = [deal["number"], deal["started"], deal["finished"] or "", deal["dealer"] or "",
+               " ".join(result.get("winners") or []), " ".join(result.get("winning_lines") or []),
+               *[payouts.get(name, 0) for name in players],
+               "" if deal["kings_pot_after"] is None else deal["kings_pot_after"], notes]
+        writer.writerow([csv_cell(c) for c in row])
+    return out.getvalue()
+
+
+def entry_words(entry: dict[str, Any]) -> str:
+    if entry["type"] == "rebuy":
+        return f"{entry['player']} buys in for {entry['amount']} more"
+    note = f" ({entry['note']})" if entry.get("note") else ""
+    return f"Adjustment: {entry['player']} gives {entry['amount']} to {entry['to']}{note}"
+
+
+# --------------------------------------------------------------------------- JSON export
+def export_table(stored: Stored) -> dict[str, Any]:
+    """The whole table: its setup, every record with its seq and time, and its deals."""
+    return {
+        "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported": storage.now(),
+        "table": {"id": stored.table_id, "name": stored.setup.name,
+                  "variant": stored.setup.variant, "created": stored.row["created"]},
+        "setup": stored.setup.to_json(),
+        "actions": stored.records,
+        "deals": stored.deals,
+    }
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    """A file's table replayed: the rows to store."""
+
+    setup: TableSetup
+    created: str  # when the table was first made (the file's), else now
+    actions: list[dict[str, Any]]  # seq, deal_number, record_json, created
+    deals: list[dict[str, Any]]  # the deals table's columns
+
+
+def check_keys(value: Any, where: str, needed: set[str], allowed: set[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ImportRefused(f"{where} must be a JSON object.")
+    missing = sorted(needed - set(value))
+    if missing:
+        raise ImportRefused(f"{where} has no {missing[0]!r}.")
+    extra = sorted(set(value) - allowed)
+    if extra:
+        raise ImportRefused(f"{where} has a field this server does not know: {extra[0][:40]!r}.")
+    return value
+
+
+def import_time(value: Any, where: str) -> str:
+    if not isinstance(value, str) or len(value) > 40:
+        raise ImportRefused(f"{where} needs its time in ISO 8601, such as "
+                            "2026-12-02T21:05:00+00:00.")
+    try:
+        moment = parse_time(value)
+    except ValueError:
+        raise ImportRefused(f"{where} has a time that is not ISO 8601: {value[:40]!r}.") from None
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def rebuild(data: Any) -> Rebuilt:
+    """Check an export file and replay every record in it from the setup: the rows a new
+    table gets. Raises :class:`ImportRefused` with a sentence for the first thing wrong."""
+    data = check_keys(data, "The file", {"format", "version", "setup", "actions"},
+                      {"format", "version", "exported", "table", "setup", "actions", "deals"})
+    if data["format"] != EXPORT_FORMAT:
+        raise ImportRefused(f"This is not a dealer-assist table export (its format should be "
+                            f"{EXPORT_FORMAT!r}).")
+    if data["version"] != EXPORT_VERSION:
+        raise ImportRefused(f"This server reads export version {EXPORT_VERSION}, not "
+                            f"{str(data['version'])[:20]}.")
+    try:
+        setup = TableSetup.from_json(data["setup"])
+    except DealerAssistError as err:
+        raise ImportRefused(f"The file's setup is refused: {err}") from None
+    except (KeyError, TypeError, AttributeError):
+        raise ImportRefused("The file's setup needs variant, players and rules.") from None
+    records = data["actions"]
+    if not isinstance(records, list) or len(records) > MAX_IMPORT_ACTIONS:
+        raise ImportRefused(f"actions must be a list of at most {MAX_IMPORT_ACTIONS:,} "
+                            "records.")
+    kings = setup.variant in KINGS_POT_VARIANTS
+    table = Table.from_setup(setup)
+    actions: list[dict[str, Any]] = []
+    deals: list[dict[str, Any]] = []
+    for index, record in enumerate(records, start=1):
+        where = f"Record {index}"
+        record = check_keys(record, where, {"seq", "time", "action"},
+                            {"seq", "time", "action", "deal"})
+        if record["seq"] != index or isinstance(record["seq"], bool):
+            raise ImportRefused(f"{where} has seq {str(record['seq'])[:20]}: the records must "
+                                "be numbered 1, 2, 3... in order.")
+        stamp = import_time(record["time"], where)
+        try:
+            action = Action.from_json(record["action"])
+            before = table
+            table = table.apply(action)
+        except DealerAssistError as err:
+            kind = record["action"].get("type") if isinstance(record["action"], dict) else None
+            raise ImportRefused(f"{where} ({str(kind)[:20]}) cannot be replayed: {err}"
+                                ) from None
+        deal = table.deal
+        assert deal is not None and table.seq == index
+        number = deal.totals.deal_number
+        if "deal" in record and record["deal"] != number:
+            raise ImportRefused(f"{where} says deal {str(record['deal'])[:20]}, but replaying "
+                                f"puts it in deal {number}.")
+        actions.append({"seq": index, "deal_number": number,
+                        "record_json": json.dumps(action.to_json()), "created": stamp})
+        if action.type == "start_deal":
+            deals.append({"number": number, "start_seq": index,
+                          "base_json": json.dumps(before.totals.to_json()), "started": stamp,
+                          "finished": None})
+        row = deals[-1]
+        row["dealer"] = deal.players[deal.dealer].name
+        row["result_json"] = json.dumps(deal.result) if deal.result is not None else None
+        row["finished"] = (row["finished"] or stamp) if table.deal_over else None
+        row["kings_pot_after"] = table.totals.kings_pot if kings else None
+    check_deals(data.get("deals"), deals)
+    return Rebuilt(setup, table_created(data.get("table")), actions, deals)
+
+
+def table_created(table: Any) -> str:
+    """The time the table was first made, kept so that the copy's history is the same."""
+    if table is None:
+        return storage.now()
+    table = check_keys(table, "The file's table", set(), {"id", "name", "variant", "created"})
+    created = table.get("created")
+    return storage.now() if created is None else import_time(created, "The file's table")
+
+
+def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
+    """The file's own list of deals, where it has one, must be what replaying gives."""
+    if claimed is None:
+        return
+    if not isinstance(claimed, list) or len(claimed) != len(deals):
+        raise ImportRefused(f"The file lists {len(claimed) if isinstance(claimed, list) else 0}"
+                            f" deals, but its records make {len(deals)}.")
+    for mine, theirs in zip(deals, claimed, strict=True):
+        if not isinstance(theirs, dict):
+            raise ImportRefused("Each of the file's deals must be a JSON object.")
+        replayed = {"number": mine["number"], "dealer": mine["dealer"],
+                    "start_seq": mine["start_seq"],
+                    "result": json.loads(mine["result_json"]) if mine["result_json"] else None,
+                    "kings_pot_after": mine["kings_pot_after"]}
+        for key, value in replayed.items():
+            if key in theirs and theirs[key] != value:
+                raise ImportRefused(f"The file's deal {mine['number']} does not match its "
+                                    f"records ({key} differs): the file has been changed.")
+
+
+def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt) -> None:
+    """Store a rebuilt table under a new id, all in one transaction."""
+    with storage.write_transaction(db):
+        db.table("tables").insert({
+            "id": table_id, "name": rebuilt.setup.name, "variant": rebuilt.setup.variant,
+            "setup_json": json.dumps(rebuilt.setup.to_json()), "token_hash": token_hash,
+            "created": rebuilt.created,
+        })
+        db.table("actions").insert_all(
+            [{"table_id": table_id, **row} for row in rebuilt.actions], batch_size=500)
+        db.table("deals").insert_all(
+            [{"table_id": table_id, **row} for row in rebuilt.deals], batch_size=500)

@@ -1,0 +1,179 @@
+"""The host's routes: history, replay, ledger, exports and import (JSON), and the history pages.
+
+Reading is public, as the deals are (``GET /api/tables/<id>/deals``): nothing here shows a card
+that is still face down, because the states are the public ones and the records go through
+``api.hide_cards``. The dealer token adds the dealer's view to a replay, and is needed for the
+JSON export, whose records carry every card (an import must replay them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from markupsafe import Markup
+
+from dealer_assist import charts, history
+from dealer_assist.api import ApiError, api_error, find_table, hide_cards, is_dealer, table_urls
+from dealer_assist.app import get_db
+from dealer_assist.auth import hash_token, new_table_id, new_token
+from dealer_assist.layouts import line_label
+from dealer_assist.rules import KINGS_POT_VARIANTS
+
+bp = Blueprint("history", __name__)
+bp.register_error_handler(ApiError, api_error)
+
+MAX_IMPORT_BYTES = 32 * 1024 * 1024  # a table of thousands of deals; the rest of the API: 64 KB
+
+
+def stored_table(table_id: str) -> history.Stored:
+    find_table(table_id)  # the 404 sentence of the rest of the API
+    stored = history.read_table(get_db(), table_id)
+    if stored is None:
+        raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+    return stored
+
+
+# --------------------------------------------------------------------------- JSON
+@bp.get("/api/tables/<table_id>/history")
+def table_history(table_id: str) -> ResponseReturnValue:
+    return jsonify(history.table_history(stored_table(table_id)))
+
+
+@bp.get("/api/tables/<table_id>/ledger")
+def ledger(table_id: str) -> ResponseReturnValue:
+    return jsonify(history.table_ledger(stored_table(table_id)))
+
+
+@bp.get("/api/tables/<table_id>/deals/<int:number>/replay")
+def replay(table_id: str, number: int) -> ResponseReturnValue:
+    dealer = is_dealer(find_table(table_id))
+    replayed = history.replay_deal(stored_table(table_id), number, dealer=dealer,
+                                   mask=hide_cards)
+    if replayed is None:
+        raise ApiError(404, f"Table {table_id} has no deal {number}.")
+    response = jsonify(replayed)
+    if dealer:
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def download_name(stored: history.Stored, suffix: str) -> str:
+    """A file name from the table's name: letters, digits and dashes only."""
+    words = re.sub(r"[^A-Za-z0-9]+", "-", stored.setup.name).strip("-").lower()
+    return f"{words or 'table'}-{stored.table_id}{suffix}"
+
+
+@bp.get("/api/tables/<table_id>/export.csv")
+def export_csv(table_id: str) -> Response:
+    stored = stored_table(table_id)
+    response = Response(history.deals_csv(stored), mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{download_name(stored, "-deals.csv")}"')
+    return response
+
+
+@bp.get("/api/tables/<table_id>/export.json")
+def export_json(table_id: str) -> ResponseReturnValue:
+    if not is_dealer(find_table(table_id)):
+        raise ApiError(401, "The export holds every card the dealer entered: send the dealer "
+                            "token (Authorization: Bearer <token>).")
+    stored = stored_table(table_id)
+    response = jsonify(history.export_table(stored))
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{download_name(stored, ".json")}"')
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/api/tables/import")
+def import_table() -> ResponseReturnValue:
+    size = request.content_length
+    if size is not None and size > MAX_IMPORT_BYTES:
+        raise ApiError(413, f"The file is too large: an import has at most "
+                            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+    request.max_content_length = MAX_IMPORT_BYTES
+    raw = request.get_data()
+    if not raw.strip():
+        raise ApiError(400, "The body is empty: send the file that export.json gave.")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
+        raise ApiError(400, "The file is not valid JSON.") from None
+    try:
+        rebuilt = history.rebuild(data)
+    except history.ImportRefused as err:
+        raise ApiError(400, str(err)) from None
+    table_id, token = new_table_id(), new_token()
+    history.import_table(get_db(), table_id, hash_token(token), rebuilt)
+    response = jsonify({"id": table_id, "dealer_token": token, **table_urls(table_id, token),
+                        "deals": len(rebuilt.deals), "actions": len(rebuilt.actions)})
+    response.status_code = 201
+    response.headers["Location"] = f"/api/tables/{table_id}"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# --------------------------------------------------------------------------- pages
+def page_table(table_id: str) -> history.Stored:
+    stored = history.read_table(get_db(), table_id)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+def line_words(line: str, variant: str) -> str:
+    return line_label(line, kings_pot=variant in KINGS_POT_VARIANTS)
+
+
+@bp.get("/t/<table_id>/history")
+def history_page(table_id: str) -> str:
+    stored = page_table(table_id)
+    data = history.table_history(stored)
+    # each chart twice, wide and narrow; the stylesheet shows the one that fits the screen
+    draw = {"standings": charts.standings_chart, "stacks": charts.stacks_chart}
+    if data["variant"] in KINGS_POT_VARIANTS:
+        draw["kings_pot"] = charts.kings_pot_chart
+    shown: dict[str, tuple[Markup, Markup]] = {}
+    for name, chart in draw.items():
+        wide, narrow = chart(data), chart(data, charts.NARROW)
+        if wide is not None and narrow is not None:
+            shown[name] = (Markup(wide), Markup(narrow))
+    deals = {d["number"]: d for d in data["deals"]}
+    return render_template("history.html", h=data, charts=shown, deals=deals,
+                           table_id=table_id, line_words=line_words,
+                           kings=data["variant"] in KINGS_POT_VARIANTS)
+
+
+@bp.get("/t/<table_id>/history/<int:number>")
+def replay_page(table_id: str, number: int) -> str:
+    stored = page_table(table_id)
+    deal = next((d for d in stored.deals if d["number"] == number), None)
+    if deal is None:
+        abort(404)
+    return render_template("replay.html", table_id=table_id, table_name=stored.setup.name,
+                           variant=stored.setup.variant, number=number,
+                           last=stored.deals[-1]["number"],
+                           variant_name=history.VARIANT_NAMES[stored.setup.variant])
+
+
+CHARTS = {"kings-pot": charts.kings_pot_chart, "stacks": charts.stacks_chart,
+          "standings": charts.standings_chart}
+
+
+@bp.get("/t/<table_id>/charts/<name>.svg")
+def chart_svg(table_id: str, name: str) -> Response:
+    draw = CHARTS.get(name)
+    if draw is None:
+        abort(404)
+    data = history.table_history(page_table(table_id))
+    if name == "kings-pot" and data["variant"] not in KINGS_POT_VARIANTS:
+        abort(404)
+    svg = draw(data, charts.NARROW if request.args.get("width") == "narrow" else charts.WIDTH)
+    if svg is None:
+        abort(404)
+    response = Response(svg, mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
