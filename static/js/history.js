@@ -1,0 +1,141 @@
+/* The host's history pages: local times, the JSON export (dealer's device only) and the
+ * step-by-step replay of one deal. Server text only ever goes through textContent (DA.h). */
+"use strict";
+
+(() => {
+  const { h, clear } = DA;
+  const $ = (id) => document.getElementById(id);
+  const tableId = document.body.dataset.tableId;
+  const variant = document.body.dataset.variant;
+  const kings = DA.isKingsPot(variant);
+
+  /* Times are stored in UTC; the host reads them in the tablet's own time zone. */
+  function localTimes() {
+    const fmt = new Intl.DateTimeFormat(undefined, {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+    });
+    for (const el of document.querySelectorAll("time.when")) {
+      const d = new Date(el.getAttribute("datetime"));
+      if (!Number.isNaN(d.getTime())) {
+        el.textContent = fmt.format(d);
+        el.title = el.getAttribute("datetime");
+      }
+    }
+  }
+
+  /* The JSON export carries every card the dealer entered, so it needs the dealer's token:
+   * the button shows only on a device that opened the dealer link. */
+  function exportButton() {
+    const button = $("export-json");
+    if (!button) return;
+    let token = null;
+    try { token = localStorage.getItem(DA.tokenKey(tableId)); } catch (e) { token = null; }
+    if (!token) return;
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/export.json`,
+        { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
+      if (!r.ok) {
+        button.textContent = "Export refused: open the dealer link again";
+        return;
+      }
+      const url = URL.createObjectURL(await r.blob());
+      const a = h("a", { href: url, download: `table-${tableId}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    });
+  }
+
+  // ------------------------------------------------------------------ the replay
+  function playersEl(s) {
+    const list = clear($("players"));
+    for (const p of s.players || []) {
+      const turn = s.step && s.step.player === p.name;
+      const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
+      li.append(h("div.player-top", null,
+        h("span.player-name", { text: p.name }),
+        p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
+        s.blind === p.name ? h("span.blind-marker", { text: "Blind" }) : null,
+        h("span.player-stack", { text: DA.chips(p.stack) })));
+      const bits = [h("span.player-status", { text: DA.statusWord(p) })];
+      if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
+      if (p.in_pot) bits.push(h("span.player-bet", { text: `${DA.chips(p.in_pot)} in the pot` }));
+      if (p.hand && p.hand.length) bits.push(DA.cardRow(p.hand, "tiny"));
+      else if (p.live_cards && p.live_cards.length) bits.push(DA.cardRow(p.live_cards, "tiny"));
+      li.append(h("div.player-sub", null, bits));
+      list.append(li);
+    }
+  }
+
+  function kingsHandEl(s) {
+    const box = clear($("kings-hand"));
+    if (!kings) { box.hidden = true; return; }
+    box.hidden = false;
+    const cards = s.kings_hand && s.kings_hand.length ? s.kings_hand : [null, null, null, null, null];
+    box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes("king")));
+    box.append(h("span.kings-label", { text: "King's hand" }), h("span.cards", null, cards.map((c) => DA.cardEl(c, "kh"))));
+  }
+
+  function startReplay() {
+    const number = Number(document.body.dataset.deal);
+    let steps = [];
+    let at = 0;
+
+    function show(index) {
+      if (!steps.length) return;
+      at = Math.max(0, Math.min(steps.length - 1, index));
+      const step = steps[at];
+      const s = step.state;
+      $("step-count").textContent = `Step ${at + 1} of ${steps.length}`;
+      $("step-label").textContent = step.label;
+      const when = new Date(step.time);
+      $("step-time").textContent = Number.isNaN(when.getTime()) ? step.time : when.toLocaleString();
+      $("scrub").value = String(at + 1);
+      $("first").disabled = $("prev").disabled = at === 0;
+      $("last").disabled = $("next").disabled = at === steps.length - 1;
+      clear($("pots")).append(DA.potsEl(s));
+      clear($("grid")).append(DA.gridEl(s));
+      kingsHandEl(s);
+      const res = DA.resultEl(s, "summary");
+      clear($("result-wrap"));
+      if (res) $("result-wrap").append(res);
+      const details = DA.resultEl(s, "details");
+      clear($("result-details-wrap"));
+      if (details) $("result-details-wrap").append(details);
+      playersEl(s);
+      history.replaceState(null, "", `#step=${at + 1}`);
+    }
+
+    $("first").addEventListener("click", () => show(0));
+    $("prev").addEventListener("click", () => show(at - 1));
+    $("next").addEventListener("click", () => show(at + 1));
+    $("last").addEventListener("click", () => show(steps.length - 1));
+    $("scrub").addEventListener("input", (e) => show(Number(e.target.value) - 1));
+    document.addEventListener("keydown", (e) => {
+      if (e.target instanceof HTMLInputElement && e.target.type !== "range") return;
+      if (e.key === "ArrowRight") { show(at + 1); e.preventDefault(); }
+      if (e.key === "ArrowLeft") { show(at - 1); e.preventDefault(); }
+    });
+
+    fetch(`/api/tables/${encodeURIComponent(tableId)}/deals/${number}/replay`, { cache: "no-store" })
+      .then((r) => (r.ok ? r.json() : r.json().then((b) => { throw new Error(b.error || `HTTP ${r.status}`); })))
+      .then((body) => {
+        steps = body.steps || [];
+        $("scrub").max = String(Math.max(1, steps.length));
+        const wanted = /step=(\d+)/.exec(location.hash);
+        show(wanted ? Number(wanted[1]) - 1 : 0);
+      })
+      .catch((err) => {
+        const el = $("replay-error");
+        el.hidden = false;
+        el.textContent = `The replay could not be loaded: ${err.message}`;
+        $("step-count").textContent = "";
+      });
+  }
+
+  localTimes();
+  exportButton();
+  if (document.body.classList.contains("page-replay")) startReplay();
+})();
