@@ -59,3 +59,39 @@ def test_markup_in_names_is_text(pages) -> None:  # type: ignore[no-untyped-def]
     item = t.locator(f'.table-item[data-table-id="{table_id}"]')
     expect(item.locator(".table-name")).to_have_text(TABLE)
     assert item.locator("b, script").count() == 0
+
+
+# names that would set a global if they were ever run as markup (each at most 40 characters)
+SCRIPTED = ['<img src=x onerror="window.__pwned=1">', "<script>window.__pwned=2</script>",
+            '"><svg onload="window.__pwned=3">']
+TABLE_SCRIPT = "<script>window.__pwned=4</script>"
+
+
+def test_script_in_names_never_runs(pages) -> None:  # type: ignore[no-untyped-def]
+    """On the tablet, the phone, the home page and the history page, through a deal."""
+    server = pages.server
+    created = server.create_table("kings_pot", SCRIPTED, name=TABLE_SCRIPT)
+    pages.open(created)
+    t, ph = pages.tablet, pages.phone
+    t.locator('[data-action="start_deal"]').click()
+    for page in (t, ph):
+        expect(page.locator("#table-name")).to_have_text(TABLE_SCRIPT)
+        expect(page.locator("#players .player-name")).to_have_text(SCRIPTED)
+    expect(ph.locator("#turn")).to_have_text(f"{SCRIPTED[1]}'s turn")
+    token = created["dealer_token"]
+    for body in ({"type": "buy", "player": SCRIPTED[1], "count": 1},
+                 {"type": "buy", "player": SCRIPTED[2], "count": 1},
+                 {"type": "buy", "player": SCRIPTED[0], "count": 1}):
+        assert server.api("POST", f"/api/tables/{created['id']}/actions", body, token)[0] == 200
+    expect(ph.locator("#log li").first).to_contain_text(SCRIPTED[0])
+    expect(t.locator("#log li").first).to_contain_text(SCRIPTED[0])
+    visited = [t, ph]
+    for path in ("/", f"/t/{created['id']}/history"):
+        page = ph.context.new_page()
+        page.on("pageerror", lambda exc, path=path: pages.errors.append(f"{path}: {exc}"))
+        page.goto(server.url + path)
+        expect(page.locator("body")).to_contain_text(TABLE_SCRIPT)
+        visited.append(page)
+    for page in visited:
+        assert page.evaluate("typeof window.__pwned") == "undefined", page.url
+        assert page.locator("main img, main svg[onload], #players script").count() == 0

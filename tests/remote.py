@@ -1,0 +1,112 @@
+"""A table on a real server, driven over HTTP with random legal play, beside a local mirror.
+
+The mirror is the rules core's :class:`Table` fed the same records the server stored, so a
+test can say what the server must show after every acknowledged action, and which cards are
+still face down (``dealer_assist.views.hidden_cards``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import requests
+
+from dealer_assist.actions import Action
+from dealer_assist.autoplay import legal_actions
+from dealer_assist.table import Table, TableSetup
+
+VARIANT_PLAYERS: dict[str, list[str]] = {
+    "kings_pot": ["Ann", "Bob", "Cy"],
+    "kings_pot_optional": ["Ann", "Bob", "Cy", "Di"],
+    "texas_dozen": ["Ann", "Bob", "Cy"],
+    "off_road_stud": ["Ann", "Bob", "Cy"],
+    "twenty_one_hand_holdem": ["Ann", "Bob", "Cy"],
+}
+
+
+class RemoteTable:
+    def __init__(self, url: str, variant: str, players: list[str] | None = None,
+                 rules: dict[str, Any] | None = None, name: str = "") -> None:
+        self.url = url
+        players = players or VARIANT_PLAYERS[variant]
+        body = {"name": name or variant, "variant": variant, "players": players,
+                "rules": rules or {}}
+        response = requests.post(url + "/api/tables", json=body, timeout=10)
+        assert response.status_code == 201, response.text
+        made = response.json()
+        self.id: str = made["id"]
+        self.token: str = made["dealer_token"]
+        self.headers = {"Authorization": f"Bearer {self.token}"}
+        self.setup = TableSetup.create(variant, players, rules or {}, body["name"])
+        self.mirror = Table.from_setup(self.setup)
+        self.chips = self.mirror.chips()
+
+    # ------------------------------------------------------------------ acting
+    def next_record(self, rng: random.Random, undo_rate: float = 0.0,
+                    table: Table | None = None) -> Action | None:
+        """A random legal record for ``table`` (the mirror by default), random draws made
+        here so the mirror knows them; None when the game is over."""
+        table = table or self.mirror
+        if undo_rate and table.state()["can_undo"] and rng.random() < undo_rate:
+            return Action(type="undo")
+        options = legal_actions(table, rng)
+        if not options:
+            return None
+        return table.prepare(rng.choice(options))
+
+    def post(self, record: Action | dict[str, Any], expect_seq: int | None = None,
+             timeout: float = 10.0, session: Any = requests) -> requests.Response:
+        body = record.to_json() if isinstance(record, Action) else dict(record)
+        if expect_seq is not None:
+            body["expect_seq"] = expect_seq
+        return session.post(f"{self.url}/api/tables/{self.id}/actions", json=body,
+                            headers=self.headers, timeout=timeout)
+
+    def state(self, *, dealer: bool = True, url: str | None = None) -> dict[str, Any]:
+        response = requests.get(f"{url or self.url}/api/tables/{self.id}",
+                                headers=self.headers if dealer else {}, timeout=10)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def expected(self, table: Table | None = None, *, dealer: bool = True) -> dict[str, Any]:
+        """The state the server must serve for ``table`` (the mirror by default)."""
+        return {"id": self.id, **(table or self.mirror).state(dealer=dealer)}
+
+    # ------------------------------------------------------------------ reading back
+    def records(self, url: str | None = None) -> list[dict[str, Any]]:
+        """Every stored record, in seq order, as the dealer's history gives them."""
+        base = f"{url or self.url}/api/tables/{self.id}/deals"
+        deals = requests.get(base, timeout=10).json()
+        out: list[dict[str, Any]] = []
+        for deal in deals:
+            answer = requests.get(f"{base}/{deal['number']}", headers=self.headers, timeout=10)
+            assert answer.status_code == 200, answer.text
+            out += answer.json()["actions"]
+        return out
+
+    def replay(self, records: list[dict[str, Any]]) -> list[Table]:
+        """The table at every seq: ``[table at 0, table at 1, ...]``, from the setup and the
+        records alone (each must be legal on the table before it)."""
+        assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
+        tables = [Table.from_setup(self.setup)]
+        for entry in records:
+            tables.append(tables[-1].apply(Action.from_json(entry["action"])))
+        return tables
+
+
+def sync(t: RemoteTable, table: Table, url: str, session: Any = requests) -> Table:
+    """``table`` brought up to the server's last seq with the records stored after it."""
+    base = f"{url}/api/tables/{t.id}/deals"
+    deals = session.get(base, timeout=10).json()
+    current = table.totals.deal_number if table.deal is None else table.deal.totals.deal_number
+    for deal in deals:
+        if deal["number"] < current:
+            continue
+        answer = session.get(f"{base}/{deal['number']}", headers=t.headers, timeout=10)
+        assert answer.status_code == 200, answer.text
+        for entry in answer.json()["actions"]:
+            if entry["seq"] > table.seq:
+                assert entry["seq"] == table.seq + 1
+                table = table.apply(Action.from_json(entry["action"]))
+    return table
