@@ -1,0 +1,512 @@
+"""Shared helpers for the server benchmarks: real server processes on loopback, Socket.IO
+client processes that stamp every ``state`` they receive, percentiles, and RSS.
+
+Clock: every stamp is ``time.perf_counter()``, which on Linux reads CLOCK_MONOTONIC, one clock
+for every process on the host; so a send stamped in the dealer process and a receipt stamped
+in a client process can be subtracted.
+
+Run as a script, it starts the app with benchmark-only switches (a launcher, so nothing in the
+server's code needs a switch):
+
+    python bench/_common.py serve --port P --db FILE [--synchronous NORMAL]
+        [--async-mode gevent]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import math
+import multiprocessing as mp
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO = BENCH_DIR.parent
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+HOST = "127.0.0.1"  # every benchmark talks to loopback only
+
+
+# --------------------------------------------------------------------------- figures
+def percentile(samples: Sequence[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of ``samples``; NaN when empty."""
+    if not samples:
+        return math.nan
+    ordered = sorted(samples)
+    rank = max(1, math.ceil(p / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def median(samples: Sequence[float]) -> float:
+    return statistics.median(samples) if samples else math.nan
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB (``VmRSS`` of /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def machine() -> str:
+    cpu = "?"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores "
+            f"({cpu}), Python {sys.version.split()[0]}")
+
+
+# --------------------------------------------------------------------------- servers
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """A server as a child process on a free loopback port, its output in ``log``."""
+
+    def __init__(self, args: list[str], log: Path, port: int) -> None:
+        self.args = args
+        self.log = log
+        self.port = port
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def start(self, ready_path: str = "/", timeout: float = 30.0) -> ServerProcess:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, env=env,
+                                         start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server stopped at start:\n{self.log.read_text()}")
+            with contextlib.suppress(OSError):
+                status, _ = request("GET", self.url + ready_path, timeout=1)
+                if status < 500:
+                    return self
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server did not answer in {timeout}s:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+
+    def __enter__(self) -> ServerProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def app_server(db: Path, log: Path, *, synchronous: str | None = None,
+               async_mode: str | None = None, pool_keep: int | None = None,
+               before: bool = False, switch_interval: float | None = None) -> ServerProcess:
+    """``dealer-assist serve`` on loopback (through the launcher below if a switch is set).
+    ``before``: the server as it was before issue 6 (a connection opened and closed per
+    request, the fsync inside COMMIT, before the broadcast)."""
+    port = free_port()
+    if before:
+        pool_keep = 0
+    if synchronous is None and async_mode is None and pool_keep is None and not before \
+            and switch_interval is None:
+        args = [sys.executable, "-m", "dealer_assist", "serve", "--host", HOST,
+                "--port", str(port), "--db", str(db)]
+    else:
+        args = [sys.executable, str(BENCH_DIR / "_common.py"), "serve", "--port", str(port),
+                "--db", str(db)]
+        if synchronous:
+            args += ["--synchronous", synchronous]
+        if async_mode:
+            args += ["--async-mode", async_mode]
+        if pool_keep is not None:
+            args += ["--pool-keep", str(pool_keep)]
+        if before:
+            args += ["--sync-in-commit"]
+        if switch_interval:
+            args += ["--switch-interval", str(switch_interval)]
+    return ServerProcess(args, log, port)
+
+
+def bare_server(log: Path, *, async_mode: str = "threading", pad: int = 0) -> ServerProcess:
+    port = free_port()
+    return ServerProcess([sys.executable, str(BENCH_DIR / "bare_server.py"), "--port",
+                          str(port), "--async-mode", async_mode, "--pad", str(pad)], log, port)
+
+
+def request(method: str, url: str, body: Any = None, token: str | None = None,
+            timeout: float = 10.0) -> tuple[int, Any]:
+    """One HTTP request on a new connection (set-up steps; timed loops use :class:`Poster`)."""
+    host_port = url.split("//", 1)[1].split("/", 1)[0]
+    path = "/" + url.split("//", 1)[1].split("/", 1)[1] if "/" in url.split("//", 1)[1] else "/"
+    conn = http.client.HTTPConnection(host_port, timeout=timeout)
+    try:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+        resp = conn.getresponse()
+        raw = resp.read()
+        ctype = resp.getheader("Content-Type") or ""
+        return resp.status, json.loads(raw) if "json" in ctype and raw else raw
+    finally:
+        conn.close()
+
+
+class Poster:
+    """POSTs JSON over one kept-alive HTTP/1.1 connection (reopened if the server closed it),
+    as the tablet's browser does."""
+
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 10.0) -> None:
+        self.host_port = base_url.split("//", 1)[1].rstrip("/")
+        self.headers = {"Content-Type": "application/json"}
+        if token:
+            self.headers["Authorization"] = f"Bearer {token}"
+        self.timeout = timeout
+        self.conn: http.client.HTTPConnection | None = None
+
+    def post(self, path: str, body: Any) -> tuple[int, Any]:
+        data = json.dumps(body)
+        for attempt in (1, 2):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection(self.host_port, timeout=self.timeout)
+            try:
+                self.conn.request("POST", path, data, self.headers)
+                resp = self.conn.getresponse()
+                raw = resp.read()
+                if resp.will_close:
+                    self.close()
+                return resp.status, json.loads(raw) if raw else None
+            except (http.client.HTTPException, ConnectionError):
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def create_table(base_url: str, variant: str, players: list[str],
+                 rules: dict[str, Any] | None = None, name: str = "bench") -> dict[str, Any]:
+    status, body = request("POST", base_url + "/api/tables", {
+        "name": name, "variant": variant, "players": players, "rules": rules or {}})
+    if status != 201:
+        raise RuntimeError(f"create table: {status} {body}")
+    return body
+
+
+def pick(table: Any, rng: random.Random) -> dict[str, Any] | None:
+    """A legal action as a table might play it (not uniform, which folds most deals at
+    once): King's Pot players buy one or two cards, and bets are mostly checks and calls."""
+    from dealer_assist.autoplay import legal_actions
+
+    options = legal_actions(table, rng)
+    if not options:
+        return None
+    kind = table.step()["kind"]
+    if kind == "buy":
+        some = [o for o in options if 1 <= o["count"] <= 2]
+        return rng.choice(some or options)
+    if kind == "bet":
+        calm = [o for o in options if o["type"] in ("check", "call")]
+        roll = rng.random()
+        if calm and roll < 0.75:
+            return rng.choice(calm)
+        if roll < 0.85:
+            folds = [o for o in options if o["type"] == "fold"]
+            if folds:
+                return rng.choice(folds)
+        # a small bet or raise, never all in: stacks last for a thousand deals
+        step = table.step()
+        small = [o for o in options if o["type"] in ("bet", "raise")
+                 and o.get("amount") == step.get("min_raise_to")]
+        return rng.choice(small or calm or options)
+    return rng.choice(options)
+
+
+def action_script(variant: str, players: list[str], count: int, seed: int = 1,
+                  rules: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """``count`` legal action bodies in order, from random legal play on a local table
+    (King's Pot records replay the same on the server: nothing in them is drawn there)."""
+    from dealer_assist.table import Table
+
+    rng = random.Random(seed)
+    table = Table.create(variant, players, rules or {})
+    bodies: list[dict[str, Any]] = []
+    while len(bodies) < count:
+        body = pick(table, rng)
+        if body is None:
+            break
+        table = table.apply(table.prepare(body))
+        bodies.append(body)
+    return bodies
+
+
+# --------------------------------------------------------------------------- clients
+@dataclass
+class ClientJob:
+    """One client process: ``rooms`` lists (table id, number of clients) to connect, and
+    ``urls`` the server of each table."""
+
+    urls: dict[str, str]
+    rooms: list[tuple[str, int]]
+    connect_timeout: float = 60.0
+    run_limit: float = 300.0  # a client process never outlives this
+    stamps: dict[str, list[list[tuple[int, float]]]] = field(default_factory=dict)
+
+
+def _client_main(job: ClientJob, ready: Any, stop: Any, out: Any) -> None:
+    """Connect every client of ``job`` (websocket transport), join its table, and stamp each
+    ``state`` received with perf_counter until ``stop`` is set; then send the stamps."""
+    import socketio
+
+    async def run() -> dict[str, list[list[tuple[int, float]]]]:
+        stamps: dict[str, list[list[tuple[int, float]]]] = {}
+        clients: list[socketio.AsyncClient] = []
+        joined: list[asyncio.Event] = []
+
+        async def connect(table_id: str, box: list[tuple[int, float]]) -> None:
+            sio = socketio.AsyncClient(reconnection=False)
+            first = asyncio.Event()
+
+            @sio.on("state")
+            async def on_state(data: dict[str, Any]) -> None:
+                box.append((data["seq"], time.perf_counter()))
+                first.set()
+
+            @sio.event
+            async def connect() -> None:
+                await sio.emit("join", {"table": table_id})
+
+            await sio.connect(job.urls[table_id], transports=["websocket"], wait_timeout=30)
+            clients.append(sio)
+            joined.append(first)
+
+        started = time.monotonic()
+        tasks = []
+        for table_id, count in job.rooms:
+            boxes: list[list[tuple[int, float]]] = [[] for _ in range(count)]
+            stamps[table_id] = boxes
+            tasks += [connect(table_id, box) for box in boxes]
+        # connect in small batches: a burst of hundreds of handshakes only queues up
+        for i in range(0, len(tasks), 20):
+            await asyncio.gather(*tasks[i:i + 20])
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in joined)),
+                               timeout=max(1.0, job.connect_timeout - (time.monotonic()
+                                                                       - started)))
+        ready.set()
+        while not stop.is_set() and time.monotonic() - started < job.run_limit:
+            await asyncio.sleep(0.05)
+        await asyncio.gather(*(c.disconnect() for c in clients), return_exceptions=True)
+        return stamps
+
+    try:
+        out.put(("ok", asyncio.run(run())))
+    except BaseException as err:  # report, never hang the parent
+        out.put(("error", repr(err)))
+        ready.set()
+
+
+class ClientFleet:
+    """Socket.IO clients spread over ``procs`` processes (one asyncio loop each)."""
+
+    def __init__(self, url: str | dict[str, str], rooms: list[tuple[str, int]], procs: int,
+                 run_limit: float = 300.0) -> None:
+        """``url``: the server, or each table id's server."""
+        urls = url if isinstance(url, dict) else {table_id: url for table_id, _ in rooms}
+        ctx = mp.get_context("spawn")
+        flat = [table_id for table_id, count in rooms for _ in range(count)]
+        shares: list[dict[str, int]] = [{} for _ in range(procs)]
+        for i, table_id in enumerate(flat):
+            share = shares[i % procs]
+            share[table_id] = share.get(table_id, 0) + 1
+        self.total = len(flat)
+        self.stop = ctx.Event()
+        self.out = ctx.Queue()
+        self.readies = []
+        self.procs = []
+        for share in shares:
+            if not share:
+                continue
+            ready = ctx.Event()
+            job = ClientJob({t: urls[t] for t in share}, list(share.items()),
+                            run_limit=run_limit)
+            proc = ctx.Process(target=_client_main, args=(job, ready, self.stop, self.out),
+                               daemon=True)
+            self.readies.append(ready)
+            self.procs.append(proc)
+
+    def start(self, timeout: float = 90.0) -> None:
+        for proc in self.procs:
+            proc.start()
+        deadline = time.monotonic() + timeout
+        for ready in self.readies:
+            if not ready.wait(max(0.1, deadline - time.monotonic())):
+                self.close()
+                raise RuntimeError("clients did not all join in time")
+
+    def finish(self, timeout: float = 60.0) -> dict[str, list[list[tuple[int, float]]]]:
+        """Stop the clients and merge their stamps: table id -> one list per client."""
+        self.stop.set()
+        merged: dict[str, list[list[tuple[int, float]]]] = {}
+        for _ in self.procs:
+            kind, payload = self.out.get(timeout=timeout)
+            if kind != "ok":
+                raise RuntimeError(f"a client process failed: {payload}")
+            for table_id, boxes in payload.items():
+                merged.setdefault(table_id, []).extend(boxes)
+        self.close()
+        return merged
+
+    def close(self) -> None:
+        self.stop.set()
+        for proc in self.procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.kill()
+
+
+def latencies(sent: dict[str, dict[int, float]],
+              stamps: dict[str, list[list[tuple[int, float]]]]) -> tuple[list[float], int, int]:
+    """Per (action, client): first receipt of the action's seq minus its send time.
+    Returns (latencies in seconds, updates expected, updates missing)."""
+    out: list[float] = []
+    expected = missing = 0
+    for table_id, by_seq in sent.items():
+        for box in stamps.get(table_id, []):
+            first: dict[int, float] = {}
+            for seq, t in box:
+                first.setdefault(seq, t)
+            for seq, t_sent in by_seq.items():
+                expected += 1
+                if seq in first:
+                    out.append(first[seq] - t_sent)
+                else:
+                    missing += 1
+    return out, expected, missing
+
+
+# --------------------------------------------------------------------------- launcher
+def keep_pool(keep: int) -> None:
+    """Make the app's connection pool keep ``keep`` connections (0: open and close one per
+    request, as the server did before the pool)."""
+    from dealer_assist import storage
+
+    class Pool(storage.ConnectionPool):
+        def __init__(self, path: str | Path, keep_: int = keep) -> None:
+            super().__init__(path, keep_)
+
+    storage.ConnectionPool = Pool  # type: ignore[misc]
+
+
+def serve(argv: list[str]) -> None:
+    """The app as ``dealer-assist serve`` runs it, with benchmark-only switches."""
+    parser = argparse.ArgumentParser(prog="_common.py serve")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--synchronous", choices=("FULL", "NORMAL", "OFF"))
+    parser.add_argument("--async-mode", choices=("threading", "gevent"))
+    parser.add_argument("--pool-keep", type=int, default=None,
+                        help="connections the pool keeps (0: a new one per request, as before)")
+    parser.add_argument("--sync-in-commit", action="store_true",
+                        help="fsync inside COMMIT, before the broadcast (as before)")
+    parser.add_argument("--switch-interval", type=float, default=None,
+                        help="sys.setswitchinterval (seconds; CPython's default is 0.005)")
+    args = parser.parse_args(argv)
+    if args.switch_interval:
+        sys.setswitchinterval(args.switch_interval)
+    if args.async_mode == "gevent":
+        from gevent import monkey
+
+        monkey.patch_all()
+    from dealer_assist import app as app_module
+    from dealer_assist import cli, storage
+
+    if args.synchronous:
+        setup = storage.connect_with
+
+        def connect_with(conn: Any) -> Any:
+            db = setup(conn)
+            db.execute(f"PRAGMA synchronous = {args.synchronous}")
+            return db
+
+        storage.connect_with = connect_with  # type: ignore[assignment]
+    if args.pool_keep is not None:
+        keep_pool(args.pool_keep)
+    if args.sync_in_commit:
+        act = storage.TableStore.act
+
+        def act_synced(self: Any, *a: Any, defer_sync: bool = False, **kw: Any) -> Any:
+            return act(self, *a, defer_sync=False, **kw)
+
+        storage.TableStore.act = act_synced  # type: ignore[method-assign]
+    if args.async_mode:
+        real = app_module.SocketIO
+
+        def socketio_with(app: Any, **kwargs: Any) -> Any:
+            kwargs["async_mode"] = args.async_mode
+            return real(app, **kwargs)
+
+        app_module.SocketIO = socketio_with  # type: ignore[assignment,misc]
+    cli.serve(HOST, args.port, args.db)
+
+
+@contextlib.contextmanager
+def servers(*procs: ServerProcess) -> Iterator[None]:
+    try:
+        for proc in procs:
+            proc.start()
+        yield
+    finally:
+        for proc in procs:
+            proc.stop()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "serve":
+        serve(sys.argv[2:])
+    else:
+        print(__doc__)

@@ -1,0 +1,73 @@
+"""The floor of our stack: a bare Flask-SocketIO server that only re-broadcasts a counter.
+
+Same stack and run call as ``dealer-assist serve`` (Flask, Flask-SocketIO, the same async
+mode, Werkzeug's server with simple-websocket in threading mode), and nothing else: no
+storage, no rules, no state to build.
+
+- Socket.IO ``join`` with ``{"table": room}``: the client joins ``room`` and gets
+  ``state`` = ``{"seq": n}`` at once.
+- ``POST /bump/<room>``: the room's counter goes up by one, ``state`` = ``{"seq": n}`` is
+  emitted to the room, and the answer is ``{"seq": n}``. With ``--pad K`` the state also
+  carries K bytes of filler, to separate the cost of a state's size from the app's work.
+
+Run: ``python bench/bare_server.py --port P [--async-mode threading|gevent]`` (loopback only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+from typing import Any
+
+
+def build(async_mode: str, pad: int = 0) -> tuple[Any, Any]:
+    from flask import Flask, jsonify
+    from flask_socketio import SocketIO, emit, join_room
+
+    app = Flask(__name__)
+    socketio = SocketIO(app, async_mode=async_mode, max_http_buffer_size=64 * 1024)
+    counters: dict[str, int] = {}
+    lock = threading.Lock()
+    filler = {"pad": "x" * pad} if pad else {}
+
+    @app.get("/")
+    def index() -> Any:
+        return jsonify(rooms=len(counters))
+
+    @app.post("/bump/<room>")
+    def bump(room: str) -> Any:
+        with lock:
+            counters[room] = seq = counters.get(room, 0) + 1
+            socketio.emit("state", {"seq": seq, **filler}, to=room)
+        return jsonify(seq=seq)
+
+    @socketio.on("join")
+    def on_join(data: Any) -> None:
+        room = str(data.get("table", ""))[:64] if isinstance(data, dict) else ""
+        with lock:
+            join_room(room)
+            emit("state", {"seq": counters.get(room, 0)})
+
+    return app, socketio
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--async-mode", choices=("threading", "gevent"), default="threading")
+    parser.add_argument("--pad", type=int, default=0,
+                        help="add this many bytes to each state (to match a real state's size)")
+    args = parser.parse_args(argv)
+    if args.async_mode == "gevent":
+        from gevent import monkey
+
+        monkey.patch_all()
+    app, socketio = build(args.async_mode, args.pad)
+    # as dealer_assist.cli.serve runs the app
+    socketio.run(app, host="127.0.0.1", port=args.port, allow_unsafe_werkzeug=True,
+                 use_reloader=False, log_output=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
