@@ -1,0 +1,370 @@
+"""Several server processes on one database (issue 7): Flask-SocketIO's Redis message queue
+carries live updates between processes, the database orders the actions.
+
+Every test here runs a real ``redis-server`` (Debian's binary, started by the test on a free
+loopback port in a temporary folder, nothing saved, stopped after), real ``dealer-assist
+serve --message-queue`` processes and real python-socketio clients. Without redis-server the
+tests fail: ``.ci/install`` puts it in.
+"""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+import socketio as socketio_client
+from conftest import Server, free_port
+
+from dealer_assist import cli
+
+CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel, which the app keeps
+
+pytestmark = pytest.mark.timeout(180)
+
+
+# --------------------------------------------------------------------------- a real Redis
+class RedisServer:
+    """``redis-server`` on a free loopback port, in its own folder, saving nothing."""
+
+    def __init__(self, folder: Path) -> None:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            pytest.fail("redis-server is not installed (Debian: apt-get install redis-server; "
+                        ".ci/install does it): the multi-process tests need a real Redis.")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.log = folder / "redis.log"
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(folder),
+                 "--save", "", "--appendonly", "no", "--daemonize", "no"],
+                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True)
+        self.url = f"redis://127.0.0.1:{self.port}"
+        self.client = redis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                pytest.fail(f"redis-server stopped at start:\n{self.log.read_text()}")
+            try:
+                if self.client.ping():
+                    return
+            except redis.RedisError:
+                time.sleep(0.05)
+        self.stop()
+        pytest.fail(f"redis-server did not answer within 20 s:\n{self.log.read_text()}")
+
+    def subscribers(self) -> int:
+        return int(dict(self.client.pubsub_numsub(CHANNEL)).get(CHANNEL.encode(), 0))
+
+    def wait_for_subscribers(self, count: int, timeout: float = 20.0) -> None:
+        """Each server subscribes to the queue in a thread of its own once it starts: wait
+        until ``count`` of them listen."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.subscribers() >= count:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"only {self.subscribers()} of {count} servers listen to the queue")
+
+    def stop(self) -> None:
+        self.client.close()
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path / "redis")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def start_queued(start_server: Any, redis_server: RedisServer, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Start ``dealer-assist serve --message-queue`` on the test's Redis and shared database."""
+    def start(db: Path | None = None, queued: bool = True, more: Sequence[str] = ()) -> Server:
+        port = free_port()
+        args = ["serve", "--host", "127.0.0.1", "--port", str(port),
+                "--db", str(db or tmp_path / "shared.db"), *more]
+        if queued:
+            args += ["--message-queue", redis_server.url]
+        return start_server(db or tmp_path / "shared.db", port=port, args=args)
+
+    return start
+
+
+# --------------------------------------------------------------------------- phones
+class Phone:
+    """A python-socketio client (websocket) that joins one table on every connect, as the
+    pages do, and queues every ``state`` it receives."""
+
+    def __init__(self, url: str, table: str, token: str | None = None) -> None:
+        self.states: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.seen: list[int] = []
+        self.sio = socketio_client.Client(reconnection=False)
+        join = {"table": table} | ({"token": token} if token else {})
+
+        @self.sio.event
+        def connect() -> None:
+            self.sio.emit("join", join)
+
+        def on_state(state: dict[str, Any]) -> None:
+            self.seen.append(state["seq"])
+            self.states.put(state)
+
+        self.sio.on("state", on_state)
+        self.sio.connect(url, transports=["websocket"], wait_timeout=10)
+
+    def next_state(self, timeout: float = 10.0) -> dict[str, Any]:
+        return self.states.get(timeout=timeout)
+
+    def states_until(self, seq: int, timeout: float = 15.0) -> list[dict[str, Any]]:
+        """Every state received up to the one at ``seq`` (bounded by ``timeout``)."""
+        got: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        while not got or got[-1]["seq"] < seq:
+            got.append(self.states.get(timeout=max(0.01, deadline - time.monotonic())))
+        return got
+
+    def quiet(self, wait: float = 0.5) -> list[dict[str, Any]]:
+        """What else arrives within ``wait`` seconds (nothing, in a correct server)."""
+        time.sleep(wait)
+        extra = []
+        while not self.states.empty():
+            extra.append(self.states.get_nowait())
+        return extra
+
+    def close(self) -> None:
+        self.sio.disconnect()
+
+
+@pytest.fixture
+def phones() -> Iterator[list[Phone]]:
+    made: list[Phone] = []
+    yield made
+    closing = [threading.Thread(target=phone.close) for phone in made]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join(10)
+
+
+def create(server: Server, variant: str, players: list[str]) -> dict[str, Any]:
+    response = requests.post(server.url + "/api/tables", timeout=10,
+                             json={"variant": variant, "players": players})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def act(server: Server, made: dict[str, Any], body: dict[str, Any]) -> requests.Response:
+    return requests.post(f"{server.url}/api/tables/{made['id']}/actions", json=body, timeout=10,
+                         headers={"Authorization": f"Bearer {made['dealer_token']}"})
+
+
+def ok(server: Server, made: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    response = act(server, made, body)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def public(server: Server, made: dict[str, Any]) -> dict[str, Any]:
+    response = requests.get(f"{server.url}/api/tables/{made['id']}", timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+KINGS_BODIES = [  # King's Pot, Ann deals: Bob, Cy, Ann buy, then the cards are recorded
+    {"type": "buy", "player": "Bob", "count": 1},
+    {"type": "buy", "player": "Cy", "count": 2},
+    {"type": "buy", "player": "Ann", "count": 1},
+    {"type": "deal_cards", "player": "Bob", "cards": ["Ah"]},
+    {"type": "deal_cards", "player": "Cy", "cards": ["Kd", "7c"]},
+]
+
+
+# --------------------------------------------------------------------------- the tests
+def test_an_action_on_one_process_reaches_phones_on_every_process(
+    start_queued: Any, redis_server: RedisServer, phones: list[Phone]
+) -> None:
+    one, two = start_queued(), start_queued()
+    redis_server.wait_for_subscribers(2)
+    made = create(one, "kings_pot", ["Ann", "Bob", "Cy"])
+    ok(one, made, {"type": "start_deal"})
+    assert public(two, made)["seq"] == 1  # process two now holds the table at seq 1
+    phone_two = Phone(two.url, made["id"])
+    tablet_two = Phone(two.url, made["id"], made["dealer_token"])
+    phone_one = Phone(one.url, made["id"])
+    phones.extend([phone_two, tablet_two, phone_one])
+    for phone in phones:
+        assert phone.next_state()["seq"] == 1  # at once on joining
+
+    # one action on process one: the phones on process two get it, exact seq and state
+    answer = ok(one, made, KINGS_BODIES[0])
+    assert answer["seq"] == 2
+    assert tablet_two.next_state() == answer["state"]
+    got = phone_two.next_state()
+    assert got["seq"] == 2 and got == public(two, made) == public(one, made)
+    assert phone_one.next_state() == got
+
+    # several in a row arrive in order, on both processes, and GET on either agrees
+    answers = [ok(one, made, body) for body in KINGS_BODIES[1:]]
+    last = answers[-1]["seq"]
+    assert [s["seq"] for s in phone_two.states_until(last)] == [3, 4, 5, 6]
+    assert [s["seq"] for s in phone_one.states_until(last)] == [3, 4, 5, 6]
+    assert tablet_two.states_until(last) == [a["state"] for a in answers]
+    assert public(two, made)["seq"] == last == 6
+    assert '"Kd"' not in str(public(two, made))  # the public state holds no face-down card
+
+    # an action on process two reaches process one's phone
+    answer = ok(two, made, {"type": "deal_cards", "player": "Ann", "cards": ["2s"]})
+    assert phone_one.next_state() == public(one, made)
+    assert phone_two.next_state()["seq"] == answer["seq"] == 7
+    assert tablet_two.next_state() == answer["state"]
+
+    # process one dies (kill -9): process two carries on, for its phones and over HTTP
+    one.kill()
+    answer = ok(two, made, {"type": "reveal"})
+    assert answer["seq"] == 8
+    got = phone_two.next_state()
+    assert got["seq"] == 8 and got == public(two, made)
+    assert tablet_two.next_state() == answer["state"]
+    assert phone_two.quiet() == [] and tablet_two.quiet() == []
+    assert phone_one.quiet(0.1) == []  # its server is gone
+    # and a process started again on the same database and queue joins in
+    three = start_queued()
+    redis_server.wait_for_subscribers(2)
+    phone_three = Phone(three.url, made["id"])
+    phones.append(phone_three)
+    assert phone_three.next_state()["seq"] == 8
+    step = public(three, made)["step"]
+    assert step["kind"] == "bet", step
+    answer = ok(three, made, {"type": "check", "player": step["player"]})
+    assert phone_two.next_state()["seq"] == answer["seq"] == 9
+    assert phone_three.next_state() == public(two, made)
+
+
+def test_a_get_on_one_process_sees_what_another_wrote(start_queued: Any) -> None:
+    """Each process caches tables; every read checks the cache against the database's seq,
+    so a process never serves a state that another process has moved on. (Behind a proxy,
+    ``--public-url`` makes the links phones open.)"""
+    one = start_queued(more=["--public-url", "https://cards.example.org/"])
+    two = start_queued()
+    made = create(one, "texas_dozen", ["Ann", "Bob", "Cy"])
+    assert made["join_url"] == f"https://cards.example.org/t/{made['id']}"
+    assert made["dealer_url"].startswith(f"https://cards.example.org/t/{made['id']}/dealer#")
+    assert "Message queue: redis://127.0.0.1:" in one.output()
+    headers = {"Authorization": f"Bearer {made['dealer_token']}"}
+    url = f"{two.url}/api/tables/{made['id']}"
+    bodies = [{"type": "start_deal"}, {"type": "next"}, {"type": "call", "player": "Ann"},
+              {"type": "undo"}, {"type": "fold", "player": "Ann"}]
+    for seq, body in enumerate(bodies, start=1):
+        assert requests.get(url, timeout=10).json()["seq"] == seq - 1  # two holds seq - 1
+        answer = ok(one, made, body)
+        assert requests.get(url, timeout=10).json() == public(one, made)
+        assert requests.get(url, headers=headers, timeout=10).json() == answer["state"]
+        assert answer["seq"] == seq
+    deals = requests.get(url + "/deals", timeout=10).json()
+    assert [d["number"] for d in deals] == [1] and deals[0]["start_seq"] == 1
+    assert [a["seq"] for a in requests.get(url + "/deals/1", timeout=10).json()["actions"]] == [
+        1, 2, 3, 4, 5]
+
+
+def test_a_race_between_processes_is_decided_by_the_seq_and_phones_see_it_in_order(
+    start_queued: Any, redis_server: RedisServer, phones: list[Phone]
+) -> None:
+    """Two tablets on two processes send the same action on the same seq at once: the
+    (table, seq) constraint takes exactly one, the other is a 409; the phones on both
+    processes get every accepted state once, in seq order."""
+    one, two = start_queued(), start_queued()
+    redis_server.wait_for_subscribers(2)
+    made = create(one, "kings_pot", ["Ann", "Bob", "Cy"])
+    ok(one, made, {"type": "start_deal"})
+    watchers = [Phone(one.url, made["id"]), Phone(two.url, made["id"])]
+    phones.extend(watchers)
+    for phone in watchers:
+        assert phone.next_state()["seq"] == 1
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for seq, body in enumerate(KINGS_BODIES, start=1):
+            sent = body | {"expect_seq": seq}
+            answers = list(pool.map(lambda s, sent=sent: act(s, made, sent), (one, two)))
+            codes = sorted(r.status_code for r in answers)
+            assert codes == [200, 409], [r.text for r in answers]
+            loser = next(r for r in answers if r.status_code == 409).json()
+            assert loser["seq"] == seq + 1
+    final = len(KINGS_BODIES) + 1
+    for phone in watchers:
+        got = phone.states_until(final)
+        assert [s["seq"] for s in got] == list(range(2, final + 1))
+        assert got[-1] == public(one, made) == public(two, made)
+        assert phone.quiet() == []
+
+
+def test_a_late_or_stale_state_from_the_queue_never_reaches_a_phone(
+    start_queued: Any, redis_server: RedisServer, phones: list[Phone], tmp_path: Path
+) -> None:
+    """States from other processes may come late: after a newer one, or after a join that
+    read a newer one from the database. Another process is played here by Socket.IO's own
+    external emitter (a write-only RedisManager on the app's channel) and by a process
+    without the queue on the same database, whose actions nobody hears."""
+    import socketio
+
+    queued = start_queued()
+    silent = start_queued(queued=False)  # acts on the database, tells nobody
+    redis_server.wait_for_subscribers(1)
+    made = create(queued, "kings_pot", ["Ann", "Bob", "Cy"])
+    ok(queued, made, {"type": "start_deal"})
+    early = Phone(queued.url, made["id"])
+    phones.append(early)
+    assert early.next_state()["seq"] == 1
+    ok(queued, made, KINGS_BODIES[0])
+    assert early.next_state()["seq"] == 2  # the public room was last sent seq 2
+    # two actions the queue never carried: a phone joining now reads seq 4 from the database
+    ok(silent, made, KINGS_BODIES[1])
+    ok(silent, made, KINGS_BODIES[2])
+    late = Phone(queued.url, made["id"])
+    phones.append(late)
+    assert late.next_state()["seq"] == 4
+    room = f"table:{made['id']}:public"
+    emitter = socketio.RedisManager(redis_server.url, channel="flask-socketio", write_only=True)
+    seen_before = public(queued, made)
+    emitter.emit("state", {**seen_before, "seq": 3}, room=room)  # late: seq 3
+    emitter.emit("state", seen_before, room=room)  # the broadcast of seq 4, late
+    emitter.emit("state", {**seen_before, "seq": 1}, room=room)  # stale for everyone
+    # the phone that joined at 4 gets nothing older nor again; the early one gets 3 and 4
+    assert [s["seq"] for s in early.states_until(4)] == [3, 4]
+    assert early.quiet() == [] and late.quiet(0.1) == []
+    # and the next action reaches both, once
+    answer = ok(queued, made, KINGS_BODIES[3])
+    for phone in (early, late):
+        assert phone.next_state() == public(queued, made)
+        assert phone.quiet(0.2) == []
+    assert answer["seq"] == 5
+    assert late.seen == [4, 5] and early.seen == [1, 2, 3, 4, 5]
+
+
+def test_cli_refuses_a_message_queue_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["serve", "--port", "5999", "--message-queue", "http://127.0.0.1:1"]) == 2
+    assert "takes a Redis address such as redis://" in capsys.readouterr().err
+    nobody = free_port()  # nothing listens there
+    assert cli.main(["serve", "--port", "5999",
+                     "--message-queue", f"redis://127.0.0.1:{nobody}"]) == 2
+    assert f"the message queue at redis://127.0.0.1:{nobody} does not answer" in (
+        capsys.readouterr().err)
