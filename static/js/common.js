@@ -17,7 +17,7 @@ const DA = (() => {
     col4: "9", col5: "T", diag: "J", anti: "Q", king: "K",
   };
   const RANK_PLURAL = {
-    A: "aces", 2: "deuces", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
+    A: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
     8: "eights", 9: "nines", T: "tens", J: "jacks", Q: "queens", K: "kings",
   };
   const STATUS_WORDS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };

@@ -549,7 +549,7 @@
 
   function show(s, { force = false } = {}) {
     if (!s || typeof s.seq !== "number") return;
-    if (state && s.seq < state.seq) return; // an older state: ignore
+    if (state && s.seq < state.seq && !force) return; // older: ignore, unless the server says so
     if (state && s.seq === state.seq && !force) return;
     const newer = !state || s.seq !== state.seq;
     state = s;
