@@ -367,7 +367,8 @@ def play_until(t: Table, kind: str, seed: int = 0) -> Table:
         if t.step()["kind"] == kind:
             return t
         options = [a for a in legal_actions(t, rng)
-                   if a["type"] in ("next", "reveal", "check", "call", "pay", "draw", "buy")
+                   if a["type"] in ("next", "reveal", "check", "call", "pay", "draw", "buy",
+                                     "deal_cards")
                    and a.get("count", 1) > 0]
         t = t.apply(t.prepare(options[0]))
     raise AssertionError(f"never reached {kind}")
@@ -479,3 +480,25 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
     missing = [n for n in numbers if not re.search(rf"(?:^|_)r{n}(?:_|\b)", names)]
     assert len(numbers) >= 35
     assert missing == []
+
+
+def test_r9_a_cloned_deal_shares_nothing_mutable() -> None:
+    """Every action is applied to a copy of the deal (R9); a mutable field the copy shared
+    would let a refused action change the table. New fields must be copied too."""
+    import dataclasses
+
+    t = play_until(Table.create("kings_pot", ["Ann", "Bob", "Cy"]), "bet")
+    deal = t.deal
+    assert deal is not None
+    twin = deal.clone()
+    shared_immutable = {"game", "rules", "totals"}
+    for f in dataclasses.fields(deal):
+        value, copied = getattr(deal, f.name), getattr(twin, f.name)
+        assert copied == value, f.name
+        mutable = isinstance(value, list | dict) or dataclasses.is_dataclass(value)
+        if mutable and f.name not in shared_immutable:
+            assert copied is not value, f.name
+    for p, q in zip(deal.players, twin.players, strict=True):
+        assert p is not q and p.stakes is not q.stakes and p.cards is not q.cards
+    for s, c in zip(deal.stakes, twin.stakes, strict=True):
+        assert s is not c
