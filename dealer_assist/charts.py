@@ -143,14 +143,14 @@ def line_chart(
                            f"<title>{esc(name)}: {v:,} after {esc(x_name.lower())} {x}</title>"
                            "</circle>")
     base_y = MARGIN_TOP + PLOT_HEIGHT + AXIS_SPACE + 12
-    for (row, x), (index, (name, vs)) in zip(legend_rows, enumerate(series), strict=False):
+    for (row, left), (index, (name, vs)) in zip(legend_rows, enumerate(series), strict=False):
         stroke, dash = colour(index)
         y = base_y + row * 22
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        out.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 18:.1f}" y2="{y:.1f}" '
+        out.append(f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{left + 18:.1f}" y2="{y:.1f}" '
                    f'stroke="{stroke}" stroke-width="3"{dash_attr}/>')
         last = f" {vs[-1]:,}" if vs else ""
-        out.append(f'<text x="{x + 24:.1f}" y="{y + 5:.1f}" font-size="14" fill="{INK}">'
+        out.append(f'<text x="{left + 24:.1f}" y="{y + 5:.1f}" font-size="14" fill="{INK}">'
                    f'<tspan font-weight="650">{esc(name)}</tspan>{esc(last)}</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -258,7 +258,7 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
     buy_ins = settled.buy_ins or setup.stacks
     entries = [e for deal_entries in between_deal_entries(stored).values()
                for e in deal_entries if in_play is None or e["deal"] < in_play]
-    players = []
+    players: list[dict[str, Any]] = []
     for seat, name in enumerate(setup.players):
         listed = [{"type": "start", "amount": setup.stacks[seat], "deal": None, "seq": None,
                    "time": stored.row["created"]}]
