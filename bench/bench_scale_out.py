@@ -39,13 +39,12 @@ import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,39 +52,14 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-HOST = "127.0.0.1"  # loopback only
+from bench._common import HOST, free_port, machine, percentile  # noqa: E402
+
 PLAYERS = [f"P{i:02d}" for i in range(1, 23)]  # a full King's Pot table (R20)
 CHANNEL = "flask-socketio"
 MAX_RUN_SECONDS = 900  # the whole run is refused beyond this
 
 
-# --------------------------------------------------------------------------- figures
-def percentile(samples: Sequence[float], p: float) -> float:
-    """Nearest-rank percentile (p in 0..100); NaN when empty."""
-    if not samples:
-        return math.nan
-    ordered = sorted(samples)
-    return ordered[max(1, math.ceil(p / 100 * len(ordered))) - 1]
-
-
-def machine() -> str:
-    cpu = "?"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    return (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores "
-            f"({cpu}), Python {sys.version.split()[0]}")
-
-
 # --------------------------------------------------------------------------- processes
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
 class Child:
     """A child process (its output in ``log``), stopped with SIGTERM, then SIGKILL."""
 
