@@ -160,9 +160,9 @@ def expected_seq(body: dict[str, Any]) -> int | None:
     return value
 
 
-def take_action(table_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], Table]:
-    """Apply and store ``body``; returns ``({"seq", "state"}, table)`` or raises ApiError.
-    The live events are sent by the caller, after the commit."""
+def take_action(table_id: str, body: dict[str, Any]) -> Table:
+    """Apply and store ``body``; returns the table after it, or raises ApiError. The caller
+    sends the live events, then answers with :func:`answer_after`."""
     expect = expected_seq(body)
     try:
         # the commit's fsync runs at teardown (app.close_db): after the caller's broadcast,
@@ -179,8 +179,15 @@ def take_action(table_id: str, body: dict[str, Any]) -> tuple[dict[str, Any], Ta
                        state=state_for(table_id, table, dealer=True)) from None
     if accepted.sync_owed:
         g.sync_owed = True
-    table = accepted.table
-    return {"seq": table.seq, "state": state_for(table_id, table, dealer=True)}, table
+    return accepted.table
+
+
+def answer_after(table_id: str, table: Table) -> dict[str, Any]:
+    """The dealer's answer to an accepted action: the live broadcast, phones first, then
+    ``{"seq", "state"}`` with the dealer's state the broadcast built."""
+    from dealer_assist.live import broadcast
+
+    return {"seq": table.seq, "state": broadcast(table_id, table)}
 
 
 @bp.post("/tables/<table_id>/actions")
@@ -190,11 +197,8 @@ def post_action(table_id: str) -> ResponseReturnValue:
         raise ApiError(401, "Only the dealer acts: send the dealer token "
                             "(Authorization: Bearer <token>).")
     body = json_object(request.get_data())
-    answer, table = take_action(table_id, body)
-    from dealer_assist.live import broadcast
-
-    broadcast(table_id, table)
-    return jsonify(answer)
+    table = take_action(table_id, body)
+    return jsonify(answer_after(table_id, table))
 
 
 # --------------------------------------------------------------------------- history

@@ -27,7 +27,7 @@ from flask import Flask, current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist import storage
-from dealer_assist.api import ApiError, no_table, state_for, take_action
+from dealer_assist.api import ApiError, answer_after, no_table, state_for, take_action
 from dealer_assist.app import get_db, get_socketio, get_store, get_throttle
 from dealer_assist.auth import throttled_sentence, token_matches
 from dealer_assist.table import Table
@@ -100,10 +100,11 @@ def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]
         return True
 
 
-def broadcast(table_id: str, table: Table) -> None:
-    """Send the new state to everyone following the table: the dealer's state to the dealer
-    room, the public state (no face-down card, no token) to the public room. With a message
-    queue the states go out through it, to this process's clients and every other's."""
+def broadcast(table_id: str, table: Table) -> dict[str, Any]:
+    """Send the new state to everyone following the table: the public state (no face-down
+    card, no token) to the public room first, since the phones are the many, then the dealer's
+    state to the dealer room. With a message queue the states go out through it, to this
+    process's clients and every other's. Returns the dealer's state, for the answer."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     socketio = get_socketio(app)
     tracker = rooms_of(app)
@@ -111,13 +112,18 @@ def broadcast(table_id: str, table: Table) -> None:
     with tracker.lock(table_id):
         if table.seq <= min(tracker.sent.get(dealer_room(table_id), -1),
                             tracker.sent.get(public_room(table_id), -1)):
-            return  # a newer state has gone out already (and, queued, went out first)
-        for room, state in ((dealer_room(table_id), state_for(table_id, table, dealer=True)),
-                            (public_room(table_id), state_for(table_id, table))):
+            # a newer state has gone out already (and, queued, went out first)
+            return state_for(table_id, table, dealer=True)
+        dealer_state: dict[str, Any] = {}
+        for room, dealer in ((public_room(table_id), False), (dealer_room(table_id), True)):
+            state = state_for(table_id, table, dealer=dealer)
+            if dealer:
+                dealer_state = state
             if queued:  # under the lock: this process publishes its states in seq order
                 socketio.emit("state", state, to=room)
             else:
                 deliver(socketio, tracker, room, state)
+        return dealer_state
 
 
 def on_join(data: Any) -> None:
@@ -166,11 +172,10 @@ def on_action(data: Any) -> dict[str, Any]:
         return {"status": 400, "error": 'The action must be an object such as '
                                         '{"type": "next"}.'}
     try:
-        answer, table = take_action(table_id, body)
+        table = take_action(table_id, body)
     except ApiError as err:
         return {"status": err.status, "error": err.sentence, **err.extra}
-    broadcast(table_id, table)
-    return {"status": 200, **answer}
+    return {"status": 200, **answer_after(table_id, table)}
 
 
 def on_leave(data: Any) -> None:
