@@ -309,7 +309,11 @@ def _client_main(job: ClientJob, ready: Any, stop: Any, out: Any) -> None:
         joined: list[asyncio.Event] = []
 
         async def connect(table_id: str, box: list[tuple[int, float]]) -> None:
-            sio = socketio.AsyncClient(reconnection=False)
+            # the standard json module: engineio's own decoder guards every integer with a
+            # Python hook, which made these Python clients, 50 to a process on the server's
+            # own two cores, the bottleneck for a state of 400 values; a phone decodes with
+            # the browser's native JSON.parse (docs/benchmarks.md, "Live fan-out")
+            sio = socketio.AsyncClient(reconnection=False, json=json)
             first = asyncio.Event()
 
             @sio.on("state")

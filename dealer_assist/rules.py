@@ -12,6 +12,7 @@ dealer_assist.errors.SetupError: King's Pot is played no_limit or fixed_limit, n
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from typing import Any
 
 from dealer_assist.errors import SetupError
@@ -116,6 +117,10 @@ class HouseRules:
             raise SetupError("King's Pot needs an ante of at least 1 per card (R22).")
 
     def to_json(self) -> dict[str, Any]:
+        return dict(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, Any]:  # every state carries the rules: worked out once
         return asdict(self)
 
 

@@ -21,7 +21,7 @@ from dealer_assist.layouts import (
 from dealer_assist.rules import KINGS_POT_VARIANTS, VARIANT_NAMES
 
 if TYPE_CHECKING:
-    from dealer_assist.deal import Deal
+    from dealer_assist.deal import Deal, Totals
     from dealer_assist.table import Table
 
 LOG_LENGTH = 12
@@ -32,6 +32,7 @@ def table_state(table: Table, *, dealer: bool) -> dict[str, Any]:
     deal = table.deal
     kings = setup.variant in KINGS_POT_VARIANTS
     totals = table.totals
+    step = step_state(table)
     state: dict[str, Any] = {
         "name": setup.name,
         "variant": setup.variant,
@@ -40,12 +41,12 @@ def table_state(table: Table, *, dealer: bool) -> dict[str, Any]:
         "deal_number": deal.totals.deal_number if deal else totals.deal_number,
         "dealer": deal.players[deal.dealer].name if deal else None,
         "rules": setup.rules.to_json(),
-        "players": players_state(table, dealer=dealer),
-        "step": step_state(table),
+        "players": players_state(table, totals, dealer=dealer),
+        "step": step,
         "pots": [],
         "pot_total": 0,
         "result": None,
-        "grid": grid_state(table),
+        "grid": grid_state(table, step),
         "log": deal.log[-LOG_LENGTH:] if deal else [],
         "undone": table.undone,
         "can_undo": deal is not None and len(table.actions) > 1,
@@ -79,17 +80,17 @@ def table_state(table: Table, *, dealer: bool) -> dict[str, Any]:
     return state
 
 
-def players_state(table: Table, *, dealer: bool) -> list[dict[str, Any]]:
+def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[str, Any]]:
     deal = table.deal
     kings = table.kings_pot_game
     out: list[dict[str, Any]] = []
     if deal is None:
-        for name, stack in zip(table.setup.players, table.totals.stacks, strict=True):
+        for name, stack in zip(table.setup.players, totals.stacks, strict=True):
             out.append({"name": name, "stack": stack, "status": "out", "bet": 0,
                         "in_pot": 0, "buy_in": stack} | ({"cards": 0} if kings else {}))
         return out
     shown = showdown_seen(deal)
-    buy_ins = deal.final_totals().buy_ins
+    buy_ins = totals.buy_ins
     for p in deal.players:
         live = deal.live_stakes(p)
         entry: dict[str, Any] = {
@@ -123,7 +124,7 @@ def step_state(table: Table) -> dict[str, Any]:
     return step
 
 
-def grid_state(table: Table) -> dict[str, Any] | None:
+def grid_state(table: Table, step: dict[str, Any]) -> dict[str, Any] | None:
     """The layout as drawn on the pages: every cell's card where entered, ``"up"`` where it is
     turned but not entered, ``None`` where it is still face down."""
     variant = table.setup.variant
@@ -132,7 +133,7 @@ def grid_state(table: Table) -> dict[str, Any] | None:
         board = ("b1", "b2", "b3", "b4", "b5")
         return {"size": 0, "board": [cell_value(deal, c) for c in board],
                 "cells": {c: cell_value(deal, c) for c in board},
-                "highlight": step_cells(deal)}
+                "highlight": step_cells(step)}
     cells: tuple[str, ...]
     if variant == "off_road_stud":
         cells, lines = CELLS_4, LINES_4
@@ -147,7 +148,7 @@ def grid_state(table: Table) -> dict[str, Any] | None:
         "cells": {c: cell_value(deal, c) for c in cells},
         "marks": marks,
         "lines": {name: list(line) for name, line in lines.items()},
-        "highlight": step_cells(deal),
+        "highlight": step_cells(step),
     }
 
 
@@ -158,10 +159,8 @@ def cell_value(deal: Deal | None, cell: str) -> str | None:
     return card if card else "up"
 
 
-def step_cells(deal: Deal | None) -> list[str]:
-    if deal is None:
-        return []
-    step = deal.step()
+def step_cells(step: dict[str, Any]) -> list[str]:
+    """The cells to turn now, highlighted on the grid."""
     return list(step.get("cells", [])) if step["kind"] == "reveal" else []
 
 
