@@ -443,7 +443,8 @@ class RevealPhase(Phase):
         for cell_name, text in action.cells or ():
             if cell_name not in self.cells:
                 raise IllegalActionError(
-                    f"{cell_name} is not turned now: {self.label} is {' '.join(self.cells)}."
+                    f"{cell_name} is not turned now: the cards to turn are "
+                    f"{' '.join(self.cells)} ({self.label})."
                 )
             entered[cell_name] = deal.parse(text)
         return entered
@@ -451,7 +452,9 @@ class RevealPhase(Phase):
     def step(self, deal: Deal) -> dict[str, Any]:
         return {
             "kind": "reveal", "player": None, "cells": list(self.cells),
-            "instruction": f"Turn {self.label}: {' '.join(self.cells)}.",
+            # the grid frames the cells: the words say what and how many, not where
+            "instruction": f"Turn {self.label}: {len(self.cells)} "
+                           f"card{'s' if len(self.cells) > 1 else ''}, framed.",
         }
 
 

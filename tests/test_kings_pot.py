@@ -593,7 +593,8 @@ def test_r25_turned_cards_show_on_the_public_grid() -> None:
     assert refuse(t, type="reveal").startswith("Cannot reveal now")
     t = checks(t)
     assert refuse(t, type="reveal", cards={"r1c1": "Qh"}) == (
-        "r1c1 is not turned now: the cards marked 2 is r1c3 r2c1 r3c4 r4c2 r5c5.")
+        "r1c1 is not turned now: the cards to turn are r1c3 r2c1 r3c4 r4c2 r5c5 "
+        "(the cards marked 2).")
 
 
 def test_r25_the_last_cards_stay_down_until_the_showdown() -> None:

@@ -266,7 +266,7 @@ def test_r31_turn_turns_the_cards_marked_4_then_river_the_cards_marked_5() -> No
     t = check_round(act(t, type="reveal"))
     step = t.step()
     assert (step["kind"], step["cells"]) == ("reveal", TURN)
-    assert step["instruction"] == "Turn the turn (the cards marked 4): " + " ".join(TURN) + "."
+    assert step["instruction"] == "Turn the turn card of every line (marked 4): 5 cards, framed."
     t = act(t, type="reveal")
     assert t.step()["round"] == "Turn"
     t = check_round(t)

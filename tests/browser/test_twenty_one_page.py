@@ -49,7 +49,7 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     instruction(t, "Ann (blind): pay 1 to see the flop, or fold.")
     tap(t, '[data-action="pay"]')
 
-    instruction(ph, "Turn the flop: b1 b2 b3.")
+    instruction(ph, "Turn the flop: 3 cards, framed.")
     for page in (t, ph):
         expect(page.locator("#grid .board .cell.highlight")).to_have_count(3)
     t.locator('input.card-text[data-group="reveal"]').fill("As Qd 7h")
@@ -57,7 +57,7 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     expect(ph.locator('.board .cell[data-cell="b2"] .card')).to_have_attribute("data-card", "Qd")
     tap(t, '[data-action="next"]')
     tap(t, '[data-action="pay"]')
-    instruction(t, "Turn the turn: b4.")
+    instruction(t, "Turn the turn card: 1 card, framed.")
     tap(t, '.picker button.pick[data-card="2c"]')
     tap(t, '[data-action="reveal"]')
     instruction(t, "Everyone discards one card, keeping two, then tap Next.")
@@ -68,7 +68,7 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     tap(t, '[data-action="fold"]')
     instruction(t, "Ann (blind): pay 1 to see the river, or fold.")
     tap(t, '[data-action="pay"]')
-    instruction(t, "Turn the river: b5.")
+    instruction(t, "Turn the river card: 1 card, framed.")
     for page in (t, ph):
         expect(page.locator(".pot .pot-amount").first).to_have_text("5")
     tap(t, '[data-action="reveal"]')
