@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
+from table_helpers import act, refuse, stacks
 
 from dealer_assist.autoplay import legal_actions, play_deal
 from dealer_assist.errors import IllegalActionError, SetupError
@@ -50,28 +51,6 @@ SQUARE = grid("""
 
 def make(players: list[Any], **rules: Any) -> Table:
     return Table.create("off_road_stud", players, rules)
-
-
-def act(t: Table, **body: Any) -> Table:
-    before = t.chips()
-    after = t.apply(t.prepare(body))
-    assert after.chips() == before  # R3
-    assert isinstance(after.step()["kind"], str)
-    return after
-
-
-def refuse(t: Table, match: str, **body: Any) -> str:
-    before = t.state(dealer=True)
-    with pytest.raises(IllegalActionError, match=match) as err:
-        t.apply(t.prepare(body))
-    assert t.state(dealer=True) == before  # R9: nothing changed
-    message = str(err.value)
-    assert message.endswith(".") and len(message.split()) >= 3
-    return message
-
-
-def stacks(t: Table) -> dict[str, int]:
-    return {p["name"]: p["stack"] for p in t.state()["players"]}
 
 
 def start(t: Table, cells: dict[str, str] | None = None) -> Table:

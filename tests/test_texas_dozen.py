@@ -20,9 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
+from table_helpers import act, refuse, stacks
 
 from dealer_assist.autoplay import legal_actions, play_deal
-from dealer_assist.errors import IllegalActionError, SetupError
+from dealer_assist.errors import SetupError
 from dealer_assist.hands import rank_five
 from dealer_assist.layouts import CELLS_5, LINES_5
 from dealer_assist.table import Table
@@ -63,31 +64,6 @@ Qd Kc 6d Qs Jc
 
 def make(players: list[Any], **rules: Any) -> Table:
     return Table.create("texas_dozen", players, rules)
-
-
-def act(t: Table, **body: Any) -> Table:
-    """Apply ``body``; every action conserves chips (R3) and leaves exactly one next step."""
-    before = t.chips()
-    after = t.apply(t.prepare(body))
-    assert after.chips() == before
-    step = after.step()
-    assert isinstance(step, dict) and isinstance(step["kind"], str)
-    return after
-
-
-def refuse(t: Table, match: str, **body: Any) -> str:
-    """R9: ``body`` is refused with a sentence matching ``match``, and nothing changes."""
-    before = t.state(dealer=True)
-    with pytest.raises(IllegalActionError, match=match) as err:
-        t.apply(t.prepare(body))
-    assert t.state(dealer=True) == before
-    message = str(err.value)
-    assert message.endswith(".") and len(message.split()) >= 3
-    return message
-
-
-def stacks(t: Table) -> dict[str, int]:
-    return {p["name"]: p["stack"] for p in t.state()["players"]}
 
 
 def start(t: Table) -> Table:

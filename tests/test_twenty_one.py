@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from table_helpers import act, refuse, stacks
 
 from dealer_assist.autoplay import legal_actions, showdown_action
 from dealer_assist.deal import Totals
-from dealer_assist.errors import IllegalActionError, SetupError
+from dealer_assist.errors import SetupError
 from dealer_assist.hands import rank_five
 from dealer_assist.table import Table, TableSetup
 
@@ -43,28 +44,6 @@ def mid_game(stacks_: tuple[int, ...], *, hands_played: int, last_blind: int, ba
     totals = Totals(stacks=stacks_, deal_number=hands_played, button=last_blind, bank=bank,
                     carry=carry)
     return Table(setup, totals)
-
-
-def act(t: Table, **body: Any) -> Table:
-    before = t.chips()
-    after = t.apply(t.prepare(body))
-    assert after.chips() == before  # R3, bank, carry and off_table included
-    assert isinstance(after.step()["kind"], str)
-    return after
-
-
-def refuse(t: Table, match: str, **body: Any) -> str:
-    before = t.state(dealer=True)
-    with pytest.raises(IllegalActionError, match=match) as err:
-        t.apply(t.prepare(body))
-    assert t.state(dealer=True) == before  # R9: nothing changed
-    message = str(err.value)
-    assert message.endswith(".") and len(message.split()) >= 3
-    return message
-
-
-def stacks(t: Table) -> dict[str, int]:
-    return {p["name"]: p["stack"] for p in t.state()["players"]}
 
 
 def status(t: Table) -> dict[str, str]:
