@@ -317,9 +317,23 @@ const DA = (() => {
     return r.json();
   }
 
+  // The king's hand under the grid: face down until the showdown (or ``pending`` cards
+  // being entered on the tablet), framed when it wins.
+  function fillKingsHand(box, s, kings, pending = []) {
+    clear(box);
+    box.hidden = !kings;
+    if (!kings) return;
+    const shown = s.kings_hand && s.kings_hand.length ? s.kings_hand : null;
+    const cards = shown || [0, 1, 2, 3, 4].map((i) => pending[i] || null);
+    box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes("king")));
+    box.append(h("span.kings-label", { text: "King's hand" }),
+      h("span.cards", null, cards.map((c) => cardEl(c, "kh"))));
+  }
+
   return {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, isKingsPot,
     chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState,
+    fillKingsHand,
     RANKS, SUITS, SUIT, LINE_NAMES,
   };
 })();

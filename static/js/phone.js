@@ -28,12 +28,7 @@
   }
 
   function kingsHandEl(s) {
-    const box = clear($("kings-hand"));
-    if (!kings) { box.hidden = true; return; }
-    box.hidden = false;
-    const cards = s.kings_hand && s.kings_hand.length ? s.kings_hand : [null, null, null, null, null];
-    box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes("king")));
-    box.append(h("span.kings-label", { text: "King's hand" }), h("span.cards", null, cards.map((c) => DA.cardEl(c, "kh"))));
+    DA.fillKingsHand($("kings-hand"), s, kings);
   }
 
   function render() {

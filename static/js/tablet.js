@@ -493,16 +493,8 @@
   }
 
   function kingsHandEl(s) {
-    const box = $("kings-hand");
-    clear(box);
-    if (!kings) { box.hidden = true; return; }
-    box.hidden = false;
-    const shown = s.kings_hand && s.kings_hand.length ? s.kings_hand : null;
     const pending = entry && s.step.kind === "showdown" ? slotsOf("king").map((x) => x.value) : [];
-    const cards = shown || [0, 1, 2, 3, 4].map((i) => pending[i] || null);
-    const win = s.result && (s.result.winning_lines || []).includes("king");
-    box.classList.toggle("win", !!win);
-    box.append(h("span.kings-label", { text: "King's hand" }), h("span.cards", null, cards.map((c) => DA.cardEl(c, "kh"))));
+    DA.fillKingsHand($("kings-hand"), s, kings, pending);
   }
 
   function render() {
