@@ -317,6 +317,28 @@ const DA = (() => {
     return r.json();
   }
 
+  // One player's row in a players list (tablet, phone, replay): name, dealer button, blind,
+  // stack; then status, live cards in King's Pot, and the ``extra`` bits each page adds.
+  function playerItem(s, p, kings, extra = []) {
+    const turn = s.step && s.step.player === p.name;
+    const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
+    li.append(h("div.player-top", null,
+      h("span.player-name", { text: p.name }),
+      p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
+      s.blind === p.name ? h("span.blind-marker", { title: "Blind", text: "Blind" }) : null,
+      h("span.player-stack", { text: chips(p.stack) })));
+    const bits = [h("span.player-status", { text: statusWord(p) })];
+    if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
+    li.append(h("div.player-sub", null, bits.concat(extra.filter(Boolean))));
+    return li;
+  }
+
+  // What a player has bet this round (per card in King's Pot), or null.
+  function betBit(p, kings) {
+    if (!p.bet) return null;
+    return h("span.player-bet", { text: kings ? `bet ${chips(p.bet)}/card` : `bet ${chips(p.bet)}` });
+  }
+
   // The king's hand under the grid: face down until the showdown (or ``pending`` cards
   // being entered on the tablet), framed when it wins.
   function fillKingsHand(box, s, kings, pending = []) {
@@ -333,7 +355,7 @@ const DA = (() => {
   return {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, isKingsPot,
     chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState,
-    fillKingsHand,
+    fillKingsHand, playerItem, betBit,
     RANKS, SUITS, SUIT, LINE_NAMES,
   };
 })();

@@ -52,20 +52,11 @@
   function playersEl(s) {
     const list = clear($("players"));
     for (const p of s.players || []) {
-      const turn = s.step && s.step.player === p.name;
-      const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
-      li.append(h("div.player-top", null,
-        h("span.player-name", { text: p.name }),
-        p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
-        s.blind === p.name ? h("span.blind-marker", { text: "Blind" }) : null,
-        h("span.player-stack", { text: DA.chips(p.stack) })));
-      const bits = [h("span.player-status", { text: DA.statusWord(p) })];
-      if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
-      if (p.in_pot) bits.push(h("span.player-bet", { text: `${DA.chips(p.in_pot)} in the pot` }));
-      if (p.hand && p.hand.length) bits.push(DA.cardRow(p.hand, "tiny"));
-      else if (p.live_cards && p.live_cards.length) bits.push(DA.cardRow(p.live_cards, "tiny"));
-      li.append(h("div.player-sub", null, bits));
-      list.append(li);
+      const cards = p.hand && p.hand.length ? p.hand : p.live_cards;
+      list.append(DA.playerItem(s, p, kings, [
+        p.in_pot ? h("span.player-bet", { text: `${DA.chips(p.in_pot)} in the pot` }) : null,
+        cards && cards.length ? DA.cardRow(cards, "tiny") : null,
+      ]));
     }
   }
 

@@ -11,20 +11,7 @@
 
   function playersEl(s) {
     const list = clear($("players"));
-    for (const p of s.players || []) {
-      const turn = s.step && s.step.player === p.name;
-      const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
-      li.append(h("div.player-top", null,
-        h("span.player-name", { text: p.name }),
-        p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
-        s.blind === p.name ? h("span.blind-marker", { text: "Blind" }) : null,
-        h("span.player-stack", { text: DA.chips(p.stack) })));
-      const bits = [h("span.player-status", { text: DA.statusWord(p) })];
-      if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
-      if (p.bet) bits.push(h("span.player-bet", { text: kings ? `bet ${DA.chips(p.bet)}/card` : `bet ${DA.chips(p.bet)}` }));
-      li.append(h("div.player-sub", null, bits));
-      list.append(li);
-    }
+    for (const p of s.players || []) list.append(DA.playerItem(s, p, kings, [DA.betBit(p, kings)]));
   }
 
   function kingsHandEl(s) {

@@ -473,20 +473,7 @@
     const list = $("players");
     clear(list);
     for (const p of s.players || []) {
-      const turn = s.step && s.step.player === p.name;
-      const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
-      const top = h("div.player-top",
-        null,
-        h("span.player-name", { text: p.name }),
-        p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
-        s.blind === p.name ? h("span.blind-marker", { title: "Blind", text: "Blind" }) : null,
-        h("span.player-stack", { text: DA.chips(p.stack) }));
-      const bits = [];
-      bits.push(h("span.player-status", { text: DA.statusWord(p) }));
-      if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
-      if (p.bet) bits.push(h("span.player-bet", { text: kings ? `bet ${DA.chips(p.bet)}/card` : `bet ${DA.chips(p.bet)}` }));
-      const sub = h("div.player-sub", null, bits);
-      li.append(top, sub);
+      const li = DA.playerItem(s, p, kings, [DA.betBit(p, kings)]);
       if (kings && p.live_cards && p.live_cards.length && !s.result) li.append(h("div.player-hand", null, DA.cardRow(p.live_cards, "tiny")));
       list.append(li);
     }
