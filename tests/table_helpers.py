@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 import pytest
 
 from dealer_assist.errors import IllegalActionError
+from dealer_assist.hands import rank_five
 from dealer_assist.table import Table
 
 
@@ -34,3 +36,21 @@ def refuse(t: Table, match: str, **body: Any) -> str:
 
 def stacks(t: Table) -> dict[str, int]:
     return {p["name"]: p["stack"] for p in t.state()["players"]}
+
+
+def showdown(t: Table, cells: dict[str, str], hands: dict[str, str]) -> Table:
+    """The showdown with the grid ``cells`` and each player's hole cards as typed text."""
+    return act(t, type="showdown", cells=cells,
+               hands={name: text.split() for name, text in hands.items()})
+
+
+def brute_force_lines(hole: list[str], cells: dict[str, str],
+                      lines: dict[str, tuple[str, ...]]) -> tuple[int, set[str]]:
+    """R32, R42 by hand: every five of the hole cards and one line, ranked by rank_five alone;
+    the best score and every line that gives it."""
+    best: dict[str, int] = {}
+    for line, line_cells in lines.items():
+        seven = hole + [cells[c] for c in line_cells]
+        best[line] = max(rank_five(list(five)).score for five in combinations(seven, 5))
+    top = max(best.values())
+    return top, {line for line, score in best.items() if score == top}

@@ -13,18 +13,16 @@ seed's row 1 and column 2.
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
-from table_helpers import act, refuse, stacks
+from table_helpers import act, brute_force_lines, refuse, showdown, stacks
 
 from dealer_assist.autoplay import legal_actions, play_deal
 from dealer_assist.errors import SetupError
-from dealer_assist.hands import rank_five
 from dealer_assist.layouts import CELLS_5, LINES_5
 from dealer_assist.table import Table
 
@@ -87,21 +85,6 @@ def to_showdown(t: Table) -> Table:
         kind = t.step()["kind"]
         t = act(t, type="reveal") if kind == "reveal" else check_round(t)
     return t
-
-
-def showdown(t: Table, cells: dict[str, str], hands: dict[str, str]) -> Table:
-    return act(t, type="showdown", cells=cells,
-               hands={name: text.split() for name, text in hands.items()})
-
-
-def brute_force_lines(hole: list[str], cells: dict[str, str]) -> tuple[int, set[str]]:
-    """R32 by hand: every five of hole + line, ranked by rank_five alone."""
-    best: dict[str, int] = {}
-    for line, line_cells in LINES_5.items():
-        seven = hole + [cells[c] for c in line_cells]
-        best[line] = max(rank_five(list(five)).score for five in combinations(seven, 5))
-    top = max(best.values())
-    return top, {line for line, score in best.items() if score == top}
 
 
 # ----------------------------------------------------------------------------- R30
@@ -340,7 +323,7 @@ def test_r32_declared_lines_match_brute_force(rnd: random.Random) -> None:
     result = t.state()["result"]
     scores = {}
     for name, hole in holes.items():
-        scores[name], lines = brute_force_lines(hole, cells)
+        scores[name], lines = brute_force_lines(hole, cells, LINES_5)
         assert set(result["hands"][name]["lines"]) == lines
     top = max(scores.values())
     assert result["winners"] == [n for n in holes if scores[n] == top]
@@ -861,7 +844,7 @@ def test_r6_r7_random_showdowns_pay_each_layer_to_its_best_hand(
 ) -> None:
     check_random_showdown(
         "texas_dozen", seed, stacks_, betting, odd_chip,
-        score=lambda cards, cells: brute_force_lines(cards, cells)[0],
+        score=lambda cards, cells: brute_force_lines(cards, cells, LINES_5)[0],
     )
 
 
