@@ -280,9 +280,4 @@ def describe(action: Action) -> str:
     return words
 
 
-def new_table(variant: Any, players: Any, rules: Any = None, name: Any = "") -> Table:
-    """Shorthand for :meth:`Table.create`."""
-    return Table.create(variant, players, rules, name)
-
-
-__all__ = ["IllegalActionError", "SetupError", "Table", "TableSetup", "new_table"]
+__all__ = ["IllegalActionError", "SetupError", "Table", "TableSetup"]

@@ -17,8 +17,6 @@ class Game:
     """What every game shares; subclasses give the phases and the hooks."""
 
     variant = ""
-    grid_size = 0
-    hole_cards = 0
     ends_when_one_left = True
     round_names: tuple[str, ...] = ("Round 1", "Round 2", "Round 3")
 

@@ -140,8 +140,6 @@ class GridHoldem(Game):
 
 class TexasDozen(GridHoldem):
     variant = "texas_dozen"
-    grid_size = 5
-    hole_cards = 2
     round_names = ("Pre-flop", "Flop", "Turn", "River")
 
     def build_phases(self) -> list[Phase]:
@@ -188,8 +186,6 @@ class TexasDozen(GridHoldem):
 
 class OffRoadStud(GridHoldem):
     variant = "off_road_stud"
-    grid_size = 4
-    hole_cards = 3
 
     def build_phases(self) -> list[Phase]:
         return [

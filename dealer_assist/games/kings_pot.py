@@ -277,7 +277,6 @@ def settle_kings_pot(deal: Deal) -> None:
 
 class KingsPot(Game):
     variant = "kings_pot"
-    grid_size = 5
     reveals: tuple[tuple[int, ...], ...] = ((1,), (2,), (3,))
 
     def build_phases(self) -> list[Phase]:

@@ -379,7 +379,6 @@ def close_hand(deal: Deal) -> None:
 
 class TwentyOneHandHoldem(Game):
     variant = "twenty_one_hand_holdem"
-    hole_cards = 2
 
     def build_phases(self) -> list[Phase]:
         phases: list[Phase] = [
