@@ -89,10 +89,13 @@ def free_port() -> int:
 class ServerProcess:
     """A server as a child process on a free loopback port, its output in ``log``."""
 
-    def __init__(self, args: list[str], log: Path, port: int) -> None:
+    def __init__(self, args: list[str], log: Path, port: int,
+                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
         self.args = args
         self.log = log
         self.port = port
+        self.env = env or {}
+        self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -105,10 +108,10 @@ class ServerProcess:
         return self.proc.pid
 
     def start(self, ready_path: str = "/", timeout: float = 30.0) -> ServerProcess:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(self.args, stdout=out, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, env=env,
+                                         stdin=subprocess.DEVNULL, env=env, cwd=self.cwd,
                                          start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -141,31 +144,49 @@ class ServerProcess:
 
 def app_server(db: Path, log: Path, *, synchronous: str | None = None,
                async_mode: str | None = None, pool_keep: int | None = None,
-               before: bool = False, switch_interval: float | None = None) -> ServerProcess:
+               before: bool = False, switch_interval: float | None = None,
+               sync_at_teardown: bool = False) -> ServerProcess:
     """``dealer-assist serve`` on loopback (through the launcher below if a switch is set).
     ``before``: the server as it was before issue 6 (a connection opened and closed per
-    request, the fsync inside COMMIT, before the broadcast)."""
+    request, the fsync inside COMMIT, before the broadcast). ``sync_at_teardown``: the
+    commit's fsync at the request's teardown, after the dealer's state was built, as before
+    the fsync moved to right after the phones' emit."""
     port = free_port()
+    flags: list[str] = []
+    if synchronous:
+        flags += ["--synchronous", synchronous]
+    if async_mode:
+        flags += ["--async-mode", async_mode]
     if before:
-        pool_keep = 0
-    if synchronous is None and async_mode is None and pool_keep is None and not before \
-            and switch_interval is None:
+        flags += ["--pool-keep", "0", "--sync-in-commit"]
+    elif pool_keep is not None:
+        flags += ["--pool-keep", str(pool_keep)]
+    if switch_interval:
+        flags += ["--switch-interval", str(switch_interval)]
+    if sync_at_teardown:
+        flags += ["--sync-at-teardown"]
+    if flags:
+        args = [sys.executable, str(BENCH_DIR / "_common.py"), "serve", "--port", str(port),
+                "--db", str(db), *flags]
+    else:
         args = [sys.executable, "-m", "dealer_assist", "serve", "--host", HOST,
                 "--port", str(port), "--db", str(db)]
-    else:
-        args = [sys.executable, str(BENCH_DIR / "_common.py"), "serve", "--port", str(port),
-                "--db", str(db)]
-        if synchronous:
-            args += ["--synchronous", synchronous]
-        if async_mode:
-            args += ["--async-mode", async_mode]
-        if pool_keep is not None:
-            args += ["--pool-keep", str(pool_keep)]
-        if before:
-            args += ["--sync-in-commit"]
-        if switch_interval:
-            args += ["--switch-interval", str(switch_interval)]
     return ServerProcess(args, log, port)
+
+
+def baseline_server(ref: str, folder: Path, log: Path) -> ServerProcess:
+    """``dealer-assist serve`` as it was at git commit ``ref`` of this repository: the
+    commit's tree is unpacked into ``folder``, where the server starts (``-m`` looks in the
+    working directory first) with the folder on its PYTHONPATH, so a change is measured side
+    by side with the code before it, in one run."""
+    folder.mkdir(parents=True, exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    port = free_port()
+    return ServerProcess([sys.executable, "-m", "dealer_assist", "serve", "--host", HOST,
+                          "--port", str(port), "--db", str(folder / "baseline.db")], log, port,
+                         env={"PYTHONPATH": str(folder)}, cwd=folder)
 
 
 def bare_server(log: Path, *, async_mode: str = "threading", pad: int = 0) -> ServerProcess:
@@ -459,6 +480,9 @@ def serve(argv: list[str]) -> None:
                         help="fsync inside COMMIT, before the broadcast (as before)")
     parser.add_argument("--switch-interval", type=float, default=None,
                         help="sys.setswitchinterval (seconds; CPython's default is 0.005)")
+    parser.add_argument("--sync-at-teardown", action="store_true",
+                        help="the commit's fsync at teardown, after the dealer's state (as "
+                             "before it moved to right after the phones' emit)")
     args = parser.parse_args(argv)
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
@@ -487,6 +511,10 @@ def serve(argv: list[str]) -> None:
             return act(self, *a, defer_sync=False, **kw)
 
         storage.TableStore.act = act_synced  # type: ignore[method-assign]
+    if args.sync_at_teardown:
+        from dealer_assist import live
+
+        live.pay_owed_sync = lambda: None  # type: ignore[assignment]  # teardown pays it
     if args.async_mode:
         real = app_module.SocketIO
 

@@ -40,6 +40,7 @@ from _common import (
     action_script,
     app_server,
     bare_server,
+    baseline_server,
     create_table,
     latencies,
     machine,
@@ -139,10 +140,19 @@ def main(argv: list[str] | None = None) -> int:
                              "public state size (what the state's size costs on its own)")
     parser.add_argument("--switch-interval", type=float, default=None,
                         help="also run the app with this sys.setswitchinterval ('app-si')")
+    parser.add_argument("--sync-at-teardown", action="store_true",
+                        help="also run the app with the commit's fsync at the request's "
+                             "teardown, after the dealer's state ('app-td'), as before it "
+                             "moved to right after the phones' emit")
+    parser.add_argument("--baseline", metavar="REF", default=None,
+                        help="also run the app as it was at git commit REF ('app@REF'), "
+                             "to measure a change side by side with the code before it")
     parser.add_argument("--before", action="store_true",
                         help="also run the app as it was before issue 6's fixes ('app-0')")
     args = parser.parse_args(argv)
-    if args.rounds * len(args.sizes) * 4 * args.actions * args.gap > 600:
+    servers_run = 2 + sum(map(bool, (args.before, args.switch_interval, args.sync_at_teardown,
+                                     args.baseline, args.padded)))
+    if args.rounds * len(args.sizes) * servers_run * args.actions * args.gap > 600:
         parser.error("that run would take over 10 minutes: fewer rounds, actions or sizes")
     bodies = action_script("kings_pot", PLAYERS, args.actions, seed=6)
     pad = public_state_bytes(bodies)
@@ -166,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
             kinds.insert(1, ("app-si", app_server(Path(tmp) / "si.db", Path(tmp) / "si.log",
                                                   switch_interval=args.switch_interval,
                                                   async_mode=args.async_mode)))
+        if args.sync_at_teardown:
+            kinds.insert(1, ("app-td", app_server(Path(tmp) / "td.db", Path(tmp) / "td.log",
+                                                  sync_at_teardown=True,
+                                                  async_mode=args.async_mode)))
+        if args.baseline:
+            kinds.insert(1, (f"app@{args.baseline}", baseline_server(
+                args.baseline, Path(tmp) / "baseline", Path(tmp) / "baseline.log")))
         if args.padded:
             print(f"bare+pad: states padded to {pad} bytes, the app's mean public state")
             kinds.append(("bare+pad", bare_server(Path(tmp) / "pad.log", pad=pad,
@@ -176,21 +193,21 @@ def main(argv: list[str] | None = None) -> int:
                     for row in run_round(kinds, n, bodies, args.gap, args.procs):
                         kind = row["kind"]
                         results.setdefault((kind, n), []).append(row)
-                        print(f"  round {rnd + 1} {kind:<8} N={n:<4} p50 "
+                        print(f"  round {rnd + 1} {kind:<12} N={n:<4} p50 "
                               f"{percentile(row['lat'], 50) * 1000:6.2f} ms  p99 "
                               f"{percentile(row['lat'], 99) * 1000:6.2f} ms  missing "
                               f"{row['missing']}/{row['expected']}", flush=True)
     print()
-    print(f"{'server':<8} {'N':>4} {'updates':>8} {'missing':>8} {'p50':>9} {'p90':>9} "
+    print(f"{'server':<12} {'N':>4} {'updates':>8} {'missing':>8} {'p50':>9} {'p90':>9} "
           f"{'p99':>9} {'max':>9} {'POST answer p50':>16}")
     ok = True
-    names = [kind for kind in ("app", "app-si", "app-0", "bare", "bare+pad")
-             if (kind, args.sizes[0]) in results]
+    # the app, the other app servers in the order they ran, then the floors
+    names = sorted((kind for kind, _ in kinds), key=lambda kind: kind.startswith("bare"))
     for n in args.sizes:
         s = {kind: summary(results[(kind, n)]) for kind in names}
         for kind in names:
             r = s[kind]
-            print(f"{kind:<8} {n:>4} {r['updates']:>8} {r['missing']:>8} "
+            print(f"{kind:<12} {n:>4} {r['updates']:>8} {r['missing']:>8} "
                   f"{r['p50'] * 1000:>6.2f} ms {r['p90'] * 1000:>6.2f} ms "
                   f"{r['p99'] * 1000:>6.2f} ms {r['max'] * 1000:>6.2f} ms "
                   f"{r['answer'] * 1000:>13.2f} ms")
@@ -200,14 +217,10 @@ def main(argv: list[str] | None = None) -> int:
                            zip(s["app"]["round_p99"], s["bare"]["round_p99"], strict=True))
         print(f"       N={n}: app/bare p50 {ratio50:.2f}x, p99 {ratio99:.2f}x "
               f"(per round app/bare p99 ms: {rounds})")
-        if "app-si" in s:
-            print(f"       N={n}: switch interval {args.switch_interval} (app-si)/bare p50 "
-                  f"{s['app-si']['p50'] / s['bare']['p50']:.2f}x, p99 "
-                  f"{s['app-si']['p99'] / s['bare']['p99']:.2f}x")
-        if "app-0" in s:
-            print(f"       N={n}: before the fixes (app-0)/bare p50 "
-                  f"{s['app-0']['p50'] / s['bare']['p50']:.2f}x, p99 "
-                  f"{s['app-0']['p99'] / s['bare']['p99']:.2f}x")
+        for kind in names:
+            if kind.startswith("app") and kind != "app":
+                print(f"       N={n}: {kind}/bare p50 {s[kind]['p50'] / s['bare']['p50']:.2f}x, "
+                      f"p99 {s[kind]['p99'] / s['bare']['p99']:.2f}x")
         if "bare+pad" in s:
             print(f"       N={n}: app/bare+pad p50 {s['app']['p50'] / s['bare+pad']['p50']:.2f}x,"
                   f" p99 {s['app']['p99'] / s['bare+pad']['p99']:.2f}x")
