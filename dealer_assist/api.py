@@ -165,8 +165,8 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
     sends the live events, then answers with :func:`answer_after`."""
     expect = expected_seq(body)
     try:
-        # the commit's fsync runs at teardown (app.close_db): after the caller's broadcast,
-        # before the answer leaves (docs/benchmarks.md, "Live fan-out")
+        # the commit's fsync runs after the phones' emit (app.pay_owed_sync), before
+        # the answer leaves (docs/benchmarks.md, "Live fan-out")
         accepted = get_store().act(get_db(), table_id, body, expect_seq=expect,
                                    defer_sync=True)
     except DealerAssistError as err:

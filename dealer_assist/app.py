@@ -124,12 +124,23 @@ def get_db() -> Database:
     return g.db
 
 
-def close_db(_exc: BaseException | None = None) -> None:
-    """Teardown: first the fsync an action's commit left owed (``api.take_action``), then
-    the connection back to the pool. Teardown runs after the handler (and its broadcast)
-    and before Werkzeug writes the answer or Socket.IO sends the acknowledgement."""
+def pay_owed_sync() -> None:
+    """Run the fsync that an action's commit left owed (``api.take_action``), once.
+
+    ``live.broadcast`` calls it right after the phones' emit: the request thread then waits
+    on the disk with the GIL released, so the engine.io writer threads send the phones'
+    frames at once, instead of waiting for the dealer's state and answer to be built
+    (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
+    broadcast nothing."""
     if g.pop("sync_owed", False):
         storage.sync_log(current_app.config["DATABASE"])
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    """Teardown: first any fsync still owed (:func:`pay_owed_sync`), then the connection
+    back to the pool. Teardown runs after the handler and before Werkzeug writes the answer
+    or Socket.IO sends the acknowledgement, so an answered action is on disk."""
+    pay_owed_sync()
     db = g.pop("db", None)
     if db is not None:
         current_app.extensions["dealer_assist.pool"].put(db)

@@ -28,7 +28,7 @@ from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist import storage
 from dealer_assist.api import ApiError, answer_after, no_table, state_for, take_action
-from dealer_assist.app import get_db, get_socketio, get_store, get_throttle
+from dealer_assist.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
 from dealer_assist.auth import throttled_sentence, token_matches
 from dealer_assist.table import Table
 
@@ -102,9 +102,11 @@ def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]
 
 def broadcast(table_id: str, table: Table) -> dict[str, Any]:
     """Send the new state to everyone following the table: the public state (no face-down
-    card, no token) to the public room first, since the phones are the many, then the dealer's
-    state to the dealer room. With a message queue the states go out through it, to this
-    process's clients and every other's. Returns the dealer's state, for the answer."""
+    card, no token) to the public room first, since the phones are the many, then the commit's
+    owed fsync (:func:`dealer_assist.app.pay_owed_sync`, during which the phones' frames go
+    out), then the dealer's state to the dealer room. With a message queue the states go out
+    through it, to this process's clients and every other's. Returns the dealer's state, for
+    the answer."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     socketio = get_socketio(app)
     tracker = rooms_of(app)
@@ -123,6 +125,8 @@ def broadcast(table_id: str, table: Table) -> dict[str, Any]:
                 socketio.emit("state", state, to=room)
             else:
                 deliver(socketio, tracker, room, state)
+            if not dealer:
+                pay_owed_sync()
         return dealer_state
 
 

@@ -19,6 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_socketio import SocketIO, SocketIOTestClient
 
+from dealer_assist import storage
 from dealer_assist.app import get_db
 
 pytestmark = pytest.mark.timeout(120)
@@ -66,6 +67,30 @@ def test_every_room_gets_its_state_after_an_action(
     # R23: Bob's ace is the dealer's to see, not the phones'
     assert next(p for p in private["players"] if p["name"] == "Bob")["hand"] == ["Ah"]
     assert '"Ah"' not in json.dumps(public) and kings.token not in json.dumps(public)
+
+
+def test_the_commit_is_synced_after_the_phones_emit_and_before_the_dealers(
+    app: Flask, socketio: SocketIO, kings: Dealer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The phones' frames go out while the request thread waits on the disk; the dealer's
+    state and answer come after the fsync, so what the dealer sees accepted is on disk."""
+    order: list[str] = []
+    real_sync, real_emit = storage.sync_log, socketio.emit
+
+    def sync_log(path: Any) -> None:
+        order.append("fsync")
+        real_sync(path)
+
+    def emit(event: str, *args: Any, **kwargs: Any) -> Any:
+        order.append(kwargs["to"])
+        return real_emit(event, *args, **kwargs)
+
+    monkeypatch.setattr(storage, "sync_log", sync_log)
+    monkeypatch.setattr(socketio, "emit", emit)
+    kings.act({"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})
+    assert order == [f"table:{kings.id}:public", "fsync", f"table:{kings.id}:dealer"]
+    kings.act({"type": "check", "player": "Bob"}, status=400)  # refused: nothing to sync
+    assert order == [f"table:{kings.id}:public", "fsync", f"table:{kings.id}:dealer"]
 
 
 def test_a_refused_action_sends_nothing(app: Flask, socketio: SocketIO, kings: Dealer) -> None:
