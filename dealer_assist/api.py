@@ -81,7 +81,7 @@ def no_table(table_id: str) -> str:
 
 def find_table(table_id: str) -> dict[str, Any]:
     """The table's row, or a 404."""
-    row = storage.table_row(get_db(), table_id)
+    row = get_store().row(get_db(), table_id)
     if row is None:
         raise ApiError(404, no_table(table_id))
     return row

@@ -26,7 +26,6 @@ import socketio as socketio_server
 from flask import Flask, current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
-from dealer_assist import storage
 from dealer_assist.api import ApiError, answer_after, no_table, state_for, take_action
 from dealer_assist.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
 from dealer_assist.auth import throttled_sentence, token_matches
@@ -136,7 +135,7 @@ def on_join(data: Any) -> None:
         return
     table_id = data["table"][:64]
     db = get_db()
-    row = storage.table_row(db, table_id)
+    row = get_store().row(db, table_id)
     if row is None:
         emit("error", {"error": no_table(table_id)})
         return

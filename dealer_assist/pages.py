@@ -6,7 +6,7 @@ from flask import Blueprint, Response, abort, render_template
 
 from dealer_assist import storage
 from dealer_assist.api import table_urls
-from dealer_assist.app import get_db
+from dealer_assist.app import get_db, get_store
 from dealer_assist.qr import qr_svg
 from dealer_assist.rules import VARIANT_NAMES
 
@@ -16,7 +16,7 @@ bp = Blueprint("pages", __name__)
 def table_context(table_id: str) -> dict[str, str]:
     """What the table pages get: ``table_id``, ``table_name``, ``variant``,
     ``variant_name`` and ``join_url``; a 404 for an unknown table."""
-    row = storage.table_row(get_db(), table_id)
+    row = get_store().row(get_db(), table_id)
     if row is None:
         abort(404)
     return {

@@ -372,13 +372,28 @@ class TableStore:
         self._lock = threading.Lock()
         self._cache: dict[str, Table] = {}
         self._setups: dict[str, TableSetup] = {}
+        self._rows: dict[str, dict[str, Any]] = {}
+
+    def row(self, db: Database, table_id: str) -> dict[str, Any] | None:
+        """The table's row (:func:`table_row`), or None. A row never changes once written
+        (nothing updates or deletes a table), so it is read once per process: every dealer
+        tap checks the token against it."""
+        with self._lock:
+            cached = self._rows.get(table_id)
+        if cached is None:
+            cached = table_row(db, table_id)
+            if cached is None:
+                return None  # unknown ids are not kept: guessing cannot grow the cache
+            with self._lock:
+                self._rows[table_id] = cached
+        return dict(cached)
 
     def setup(self, db: Database, table_id: str) -> TableSetup | None:
         with self._lock:
             cached = self._setups.get(table_id)
         if cached is not None:
             return cached
-        row = table_row(db, table_id)
+        row = self.row(db, table_id)
         if row is None:
             return None
         setup = setup_of(row)

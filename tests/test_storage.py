@@ -91,6 +91,19 @@ def test_unique_table_seq_refuses_a_second_record_at_one_seq(db: Database) -> No
         db.execute(sql, row)
 
 
+def test_the_store_keeps_a_tables_row_but_not_an_unknown_id(db: Database) -> None:
+    """Every dealer tap checks the token against the table's row: read once per process,
+    handed out as a copy; an unknown id is asked of the database each time."""
+    store = storage.TableStore()
+    assert store.row(db, "t1") is None
+    make(db)  # made after a miss: the miss was not kept
+    row = store.row(db, "t1")
+    assert row is not None and row["token_hash"] == hash_token("secret")
+    row["token_hash"] = "changed by a caller"
+    again = store.row(db, "t1")
+    assert again is not None and again["token_hash"] == hash_token("secret")
+
+
 def test_acting_appends_a_record_and_a_deal_row(db: Database) -> None:
     make(db)
     store = storage.TableStore()
