@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 
 from dealer_assist import storage
 from dealer_assist.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES, FailureThrottle
+from dealer_assist.json_codec import FastJSONProvider, SocketJSON
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -67,7 +68,7 @@ def create_app(
         app.config.update(config)
     if not app.config["DATABASE"]:
         raise ValueError("create_app needs db_path: the SQLite file that keeps the tables.")
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the state's own order
+    app.json = FastJSONProvider(app)  # orjson: the state's own key order, compact
     storage.init_db(app.config["DATABASE"])
     app.extensions["dealer_assist.store"] = storage.TableStore()
     app.extensions["dealer_assist.pool"] = storage.ConnectionPool(app.config["DATABASE"])
@@ -93,7 +94,7 @@ def create_app(
 
         options["client_manager"] = QueueManager(message_queue)
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
-                        **options)
+                        json=SocketJSON, **options)
     app.extensions["dealer_assist.socketio"] = socketio
     register_events(socketio)
     if message_queue:

@@ -29,6 +29,7 @@ from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 from dealer_assist.api import ApiError, answer_after, no_table, state_for, take_action
 from dealer_assist.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
 from dealer_assist.auth import throttled_sentence, token_matches
+from dealer_assist.json_codec import SocketJSON
 from dealer_assist.table import Table
 
 
@@ -202,8 +203,10 @@ class QueueManager(socketio_server.RedisManager):
     clients in seq order; every other message is handled by the manager as usual."""
 
     def __init__(self, url: str, channel: str = "flask-socketio") -> None:
-        # a Redis that is down is seen within 5 s, not at the TCP timeout
-        super().__init__(url, channel=channel, redis_options={"socket_connect_timeout": 5})
+        # a Redis that is down is seen within 5 s, not at the TCP timeout; states published
+        # in JSON through orjson, as they are sent to the clients
+        super().__init__(url, channel=channel, redis_options={"socket_connect_timeout": 5},
+                         json=SocketJSON)
         self.deliver_state: Callable[[str, dict[str, Any]], object] | None = None
 
     def _handle_emit(self, message: dict[str, Any]) -> None:

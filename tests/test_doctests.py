@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["cards", "layouts", "rules", "actions", "pots", "table", "autoplay", "hands"]
+MODULES = ["cards", "layouts", "rules", "actions", "pots", "table", "autoplay", "hands",
+           "json_codec"]
 
 
 @pytest.mark.parametrize("name", MODULES)
