@@ -16,6 +16,7 @@ from flask.typing import ResponseReturnValue
 from flask_socketio import SocketIO
 from sqlite_utils import Database
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from dealer_assist import storage
@@ -63,6 +64,7 @@ def create_app(
         LAN_URL=None,  # used instead of a loopback address the page was opened on
         TOKEN_FAILURES=MAX_FAILURES,  # wrong dealer tokens from one address ...
         TOKEN_FAILURE_WINDOW=FAILURE_WINDOW_SECONDS,  # ... in this many seconds: then 429
+        PROXY_HOPS=0,  # reverse proxies in front whose X-Forwarded-For/-Proto are trusted
     )
     if config:
         app.config.update(config)
@@ -96,12 +98,27 @@ def create_app(
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
                         json=SocketJSON, **options)
     app.extensions["dealer_assist.socketio"] = socketio
+    trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:
         from dealer_assist.live import listen_to_queue
 
         listen_to_queue(app)
     return app
+
+
+def trust_proxies(app: Flask, hops: int) -> None:
+    """Behind ``hops`` reverse proxies (nginx in docs/deployment.md), take the client's
+    address and scheme from their X-Forwarded-For and X-Forwarded-Proto: otherwise every
+    phone and tablet is the proxy's 127.0.0.1, and a few wrong tokens from anyone would lock
+    the real dealer out (auth.FailureThrottle counts per address). Wrapped outside the
+    Socket.IO middleware, so a ``join`` sees the same address as an HTTP request. Never set
+    without a proxy: a client could then write its own address."""
+    if hops < 0:
+        raise ValueError(f"PROXY_HOPS must be 0 or more, not {hops}.")
+    if hops:
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops)
 
 
 def get_socketio(app: Flask) -> SocketIO:

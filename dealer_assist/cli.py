@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-url", metavar="URL", default=None,
                        help="the address phones open, when it is not this process's own "
                             "(behind a proxy: e.g. https://cards.example.org)")
+    serve.add_argument("--proxy-hops", type=int, default=0, metavar="N",
+                       help="trust the client address and scheme that N reverse proxies in "
+                            "front pass on (X-Forwarded-For/-Proto; 1 behind the nginx of "
+                            "docs/deployment.md). Without a proxy leave it at 0: clients could "
+                            "then write their own address")
     return parser
 
 
@@ -126,15 +131,18 @@ def message_queue_problem(url: str) -> str | None:
 
 
 def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
-          message_queue: str | None = None, public_url: str | None = None) -> None:
+          message_queue: str | None = None, public_url: str | None = None,
+          proxy_hops: int = 0) -> None:
     from dealer_assist.app import create_app, get_socketio
 
     db_path = (db_path or default_db()).expanduser().resolve()
     url = url_for_host(public_host(host), port)
-    config = {"LAN_URL": url} if host in ("0.0.0.0", "::", "") else {"PUBLIC_URL": url}
+    config: dict[str, str | int] = (
+        {"LAN_URL": url} if host in ("0.0.0.0", "::", "") else {"PUBLIC_URL": url})
     if public_url:
         url = public_url.rstrip("/")
         config = {"PUBLIC_URL": url}
+    config["PROXY_HOPS"] = proxy_hops
     app = create_app(db_path=db_path, config=config, message_queue=message_queue)
     announce(url, db_path, out)
     if message_queue:
@@ -153,6 +161,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"dealer-assist: the port must be from 1 to 65535, not {args.port}.",
               file=sys.stderr)
         return 2
+    if args.proxy_hops < 0:
+        print(f"dealer-assist: --proxy-hops counts proxies: 0 or more, not {args.proxy_hops}.",
+              file=sys.stderr)
+        return 2
     if args.message_queue:
         problem = message_queue_problem(args.message_queue)
         if problem:
@@ -160,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         serve(args.host, args.port, args.db, message_queue=args.message_queue,
-              public_url=args.public_url)
+              public_url=args.public_url, proxy_hops=args.proxy_hops)
     except KeyboardInterrupt:
         return 0
     except OSError as err:  # the port is taken, the database folder cannot be made...

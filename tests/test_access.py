@@ -251,6 +251,43 @@ def test_default_throttle_is_ten_a_minute(client: FlaskClient, make_table: Any) 
     assert other.get(url, headers=d.headers).status_code == 200
 
 
+def test_behind_a_proxy_the_forwarded_address_is_throttled_not_the_proxys(
+    db_path: Path
+) -> None:
+    """docs/deployment.md puts nginx in front: every request then comes from 127.0.0.1. With
+    PROXY_HOPS (``--proxy-hops 1``) the throttle counts the address nginx forwards, so ten
+    wrong tokens from one phone do not lock the dealer's tablet out."""
+    app = create_app(db_path=db_path, testing=True, config={"PROXY_HOPS": 1})
+    client = app.test_client()
+    d = new_table(client, "kings_pot", ["Ann", "Bob", "Cy"])
+    url = f"/api/tables/{d.id}"
+
+    def get(address: str, token: str) -> int:
+        return client.get(url, headers={"Authorization": f"Bearer {token}",
+                                        "X-Forwarded-For": address}).status_code
+
+    assert [get("203.0.113.9", f"wrong-{i}") for i in range(11)] == [401] * 10 + [429]
+    assert get("203.0.113.9", d.token) == 429  # that phone waits
+    assert get("192.168.1.20", d.token) == 200  # the tablet does not
+
+
+def test_without_proxy_hops_a_forwarded_address_is_not_believed(
+    client: FlaskClient, make_table: Any
+) -> None:
+    """A client cannot dodge the throttle by writing its own X-Forwarded-For."""
+    d: Dealer = make_table("kings_pot", ["Ann", "Bob", "Cy"])
+    url = f"/api/tables/{d.id}"
+    statuses = [client.get(url, headers={"Authorization": f"Bearer wrong-{i}",
+                                         "X-Forwarded-For": f"10.0.0.{i}"}).status_code
+                for i in range(11)]
+    assert statuses == [401] * 10 + [429]
+
+
+def test_proxy_hops_must_not_be_negative(db_path: Path) -> None:
+    with pytest.raises(ValueError, match="PROXY_HOPS must be 0 or more, not -1"):
+        create_app(db_path=db_path, testing=True, config={"PROXY_HOPS": -1})
+
+
 # --------------------------------------------------------------------------- headers
 CSP_PARTS = ["default-src 'self'", "script-src 'self'", "frame-ancestors 'none'"]
 

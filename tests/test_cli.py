@@ -44,6 +44,13 @@ def test_a_bad_port_is_refused_with_a_sentence(capsys: pytest.CaptureFixture[str
     assert "the port must be from 1 to 65535, not 70000." in capsys.readouterr().err
 
 
+def test_a_negative_proxy_count_is_refused_with_a_sentence(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["serve", "--proxy-hops", "-1"]) == 2
+    assert "--proxy-hops counts proxies: 0 or more, not -1." in capsys.readouterr().err
+
+
 def test_lan_address_is_an_address() -> None:
     address = ipaddress.ip_address(cli.lan_address())
     assert address.version == 4 and not address.is_unspecified

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import requests
 import socketio as socketio_client
-from conftest import Dealer, Server
+from conftest import Dealer, Server, free_port
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_socketio import SocketIO, SocketIOTestClient
@@ -179,7 +179,8 @@ class Listener:
     joins (again) on every connect, as the pages do."""
 
     def __init__(self, url: str, table: str, token: str | None = None,
-                 transports: list[str] | None = None) -> None:
+                 transports: list[str] | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.states: queue.Queue[dict[str, Any]] = queue.Queue()
         self.errors: queue.Queue[dict[str, Any]] = queue.Queue()
         self.connects = 0
@@ -194,7 +195,8 @@ class Listener:
 
         self.sio.on("state", self.states.put)
         self.sio.on("error", self.errors.put)
-        self.sio.connect(url, transports=transports or ["websocket"], wait_timeout=10)
+        self.sio.connect(url, transports=transports or ["websocket"], wait_timeout=10,
+                         headers=headers or {})
 
     def next_state(self, timeout: float = 10.0) -> dict[str, Any]:
         return self.states.get(timeout=timeout)
@@ -255,6 +257,41 @@ def test_real_server_sends_every_client_the_new_state(
     seen = [tablet.next_state() for _ in answers]
     assert seen == [a["state"] for a in answers]
     assert tablet.errors.empty()
+
+
+def test_real_server_behind_a_proxy_throttles_the_forwarded_address(
+    start_server: Any, listeners: list[Listener], tmp_path: Path
+) -> None:
+    """``--proxy-hops 1``: HTTP and Socket.IO both see the address the proxy forwards, so a
+    phone that guessed ten tokens waits, and the tablet behind the same proxy joins."""
+    port = free_port()
+    server: Server = start_server(port=port, args=[
+        "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "p.db"),
+        "--proxy-hops", "1"])
+    made = create(server.url, "kings_pot", ["Ann", "Bob", "Cy"])
+    url = f"{server.url}/api/tables/{made['id']}"
+    guesses = [requests.get(url, timeout=10, headers={
+        "Authorization": f"Bearer wrong-{i}", "X-Forwarded-For": "203.0.113.9"}).status_code
+        for i in range(11)]
+    assert guesses == [401] * 10 + [429]
+    phone = Listener(server.url, made["id"], made["dealer_token"],
+                     headers={"X-Forwarded-For": "203.0.113.9"})
+    tablet = Listener(server.url, made["id"], made["dealer_token"],
+                      headers={"X-Forwarded-For": "192.168.1.20"})
+    listeners.extend([phone, tablet])
+    error = phone.errors.get(timeout=10)
+    assert error["retry_after"] > 0 and "Too many wrong dealer tokens" in error["error"]
+    assert phone.next_state()["seq"] == tablet.next_state()["seq"] == 0
+    for body in ({"type": "start_deal"}, {"type": "buy", "player": "Bob", "count": 1},
+                 {"type": "buy", "player": "Cy", "count": 1},
+                 {"type": "buy", "player": "Ann", "count": 1},
+                 {"type": "deal_cards", "player": "Bob", "cards": ["Ah"]}):
+        answer = post(server.url, made, body)
+    seen = [tablet.next_state() for _ in range(5)]
+    assert seen[-1] == answer["state"] and tablet.errors.empty()  # the dealer's room
+    assert next(p for p in seen[-1]["players"] if p["name"] == "Bob")["hand"] == ["Ah"]
+    public = [phone.next_state() for _ in range(5)][-1]  # the phone: the public room only
+    assert public["seq"] == 5 and '"Ah"' not in json.dumps(public)
 
 
 def test_real_server_reconnect_gets_the_current_state_at_once(
