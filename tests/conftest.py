@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,7 @@ import requests
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_socketio import SocketIO
+from listeners import Listener
 
 from dealer_assist.app import create_app, get_socketio
 
@@ -220,3 +222,16 @@ def start_server(tmp_path: Path, servers: list[Server]):  # type: ignore[no-unty
         return server.start()
 
     return start
+
+
+@pytest.fixture
+def listeners() -> Iterator[list[Listener]]:
+    """Every socket client (tests/listeners.py) a test makes, closed at the end, side by
+    side: a websocket client waits up to 3 s for the closing handshake."""
+    made: list[Listener] = []
+    yield made
+    closing = [threading.Thread(target=listener.close) for listener in made]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join(10)

@@ -4,20 +4,17 @@ server process with python-socketio clients over real websockets."""
 from __future__ import annotations
 
 import json
-import queue
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-import socketio as socketio_client
 from conftest import Dealer, Server, free_port
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_socketio import SocketIO, SocketIOTestClient
+from listeners import Listener
 
 from dealer_assist import storage
 from dealer_assist.app import get_db
@@ -174,57 +171,6 @@ def test_a_second_http_client_does_not_disturb_rooms(client: FlaskClient, app: F
 
 
 # --------------------------------------------------------------------------- a real server
-class Listener:
-    """A python-socketio client that queues every ``state`` and ``error`` it receives and
-    joins (again) on every connect, as the pages do."""
-
-    def __init__(self, url: str, table: str, token: str | None = None,
-                 transports: list[str] | None = None,
-                 headers: dict[str, str] | None = None) -> None:
-        self.states: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.errors: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.connects = 0
-        self.sio = socketio_client.Client(reconnection_delay=0.2, reconnection_delay_max=0.5,
-                                          randomization_factor=0)
-        join = {"table": table} | ({"token": token} if token else {})
-
-        @self.sio.event
-        def connect() -> None:
-            self.connects += 1
-            self.sio.emit("join", join)
-
-        self.sio.on("state", self.states.put)
-        self.sio.on("error", self.errors.put)
-        self.sio.connect(url, transports=transports or ["websocket"], wait_timeout=10,
-                         headers=headers or {})
-
-    def next_state(self, timeout: float = 10.0) -> dict[str, Any]:
-        return self.states.get(timeout=timeout)
-
-    def close(self) -> None:
-        self.sio.disconnect()
-
-
-@pytest.fixture
-def listeners() -> Iterator[list[Listener]]:
-    """Every listener a test makes, closed at the end (side by side: a websocket client waits
-    up to 3 s for the closing handshake)."""
-    made: list[Listener] = []
-    yield made
-    closing = [threading.Thread(target=listener.close) for listener in made]
-    for thread in closing:
-        thread.start()
-    for thread in closing:
-        thread.join(10)
-
-
-def create(url: str, variant: str, players: list[str]) -> dict[str, Any]:
-    response = requests.post(url + "/api/tables", json={"variant": variant, "players": players},
-                             timeout=10)
-    assert response.status_code == 201
-    return response.json()
-
-
 def post(url: str, made: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
     response = requests.post(f"{url}/api/tables/{made['id']}/actions", json=body, timeout=10,
                              headers={"Authorization": f"Bearer {made['dealer_token']}"})
@@ -236,7 +182,7 @@ def test_real_server_sends_every_client_the_new_state(
     start_server: Any, listeners: list[Listener]
 ) -> None:
     server: Server = start_server()
-    made = create(server.url, "kings_pot", ["Ann", "Bob", "Cy"])
+    made = server.create_table("kings_pot", ["Ann", "Bob", "Cy"])
     post(server.url, made, {"type": "start_deal"})
     phones = [Listener(server.url, made["id"]) for _ in range(2)]
     phones.append(Listener(server.url, made["id"], transports=["polling"]))
@@ -268,7 +214,7 @@ def test_real_server_behind_a_proxy_throttles_the_forwarded_address(
     server: Server = start_server(port=port, args=[
         "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "p.db"),
         "--proxy-hops", "1"])
-    made = create(server.url, "kings_pot", ["Ann", "Bob", "Cy"])
+    made = server.create_table("kings_pot", ["Ann", "Bob", "Cy"])
     url = f"{server.url}/api/tables/{made['id']}"
     guesses = [requests.get(url, timeout=10, headers={
         "Authorization": f"Bearer wrong-{i}", "X-Forwarded-For": "203.0.113.9"}).status_code
@@ -300,7 +246,7 @@ def test_real_server_reconnect_gets_the_current_state_at_once(
     """The server goes away (kill -9) and comes back on the same port and file: the phone
     reconnects by itself and at once has the state, with what happened while it was away."""
     server: Server = start_server()
-    made = create(server.url, "texas_dozen", ["Ann", "Bob"])
+    made = server.create_table("texas_dozen", ["Ann", "Bob"])
     post(server.url, made, {"type": "start_deal"})
     phone = Listener(server.url, made["id"])
     listeners.append(phone)
@@ -319,7 +265,7 @@ def test_real_server_reconnect_gets_the_current_state_at_once(
 
 def test_real_server_wrong_token_error(start_server: Any, listeners: list[Listener]) -> None:
     server: Server = start_server()
-    made = create(server.url, "off_road_stud", ["Ann", "Bob"])
+    made = server.create_table("off_road_stud", ["Ann", "Bob"])
     listener = Listener(server.url, made["id"], "not-the-token")
     listeners.append(listener)
     assert "not this table's dealer token" in listener.errors.get(timeout=10)["error"]

@@ -9,10 +9,8 @@ tests fail: ``.ci/install`` puts it in.
 
 from __future__ import annotations
 
-import queue
 import shutil
 import subprocess
-import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +20,8 @@ from typing import Any
 import pytest
 import redis
 import requests
-import socketio as socketio_client
 from conftest import Server, free_port
+from listeners import Listener
 
 from dealer_assist import cli
 
@@ -111,69 +109,6 @@ def start_queued(start_server: Any, redis_server: RedisServer, tmp_path: Path): 
     return start
 
 
-# --------------------------------------------------------------------------- phones
-class Phone:
-    """A python-socketio client (websocket) that joins one table on every connect, as the
-    pages do, and queues every ``state`` it receives."""
-
-    def __init__(self, url: str, table: str, token: str | None = None) -> None:
-        self.states: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.seen: list[int] = []
-        self.sio = socketio_client.Client(reconnection=False)
-        join = {"table": table} | ({"token": token} if token else {})
-
-        @self.sio.event
-        def connect() -> None:
-            self.sio.emit("join", join)
-
-        def on_state(state: dict[str, Any]) -> None:
-            self.seen.append(state["seq"])
-            self.states.put(state)
-
-        self.sio.on("state", on_state)
-        self.sio.connect(url, transports=["websocket"], wait_timeout=10)
-
-    def next_state(self, timeout: float = 10.0) -> dict[str, Any]:
-        return self.states.get(timeout=timeout)
-
-    def states_until(self, seq: int, timeout: float = 15.0) -> list[dict[str, Any]]:
-        """Every state received up to the one at ``seq`` (bounded by ``timeout``)."""
-        got: list[dict[str, Any]] = []
-        deadline = time.monotonic() + timeout
-        while not got or got[-1]["seq"] < seq:
-            got.append(self.states.get(timeout=max(0.01, deadline - time.monotonic())))
-        return got
-
-    def quiet(self, wait: float = 0.5) -> list[dict[str, Any]]:
-        """What else arrives within ``wait`` seconds (nothing, in a correct server)."""
-        time.sleep(wait)
-        extra = []
-        while not self.states.empty():
-            extra.append(self.states.get_nowait())
-        return extra
-
-    def close(self) -> None:
-        self.sio.disconnect()
-
-
-@pytest.fixture
-def phones() -> Iterator[list[Phone]]:
-    made: list[Phone] = []
-    yield made
-    closing = [threading.Thread(target=phone.close) for phone in made]
-    for thread in closing:
-        thread.start()
-    for thread in closing:
-        thread.join(10)
-
-
-def create(server: Server, variant: str, players: list[str]) -> dict[str, Any]:
-    response = requests.post(server.url + "/api/tables", timeout=10,
-                             json={"variant": variant, "players": players})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
 def act(server: Server, made: dict[str, Any], body: dict[str, Any]) -> requests.Response:
     return requests.post(f"{server.url}/api/tables/{made['id']}/actions", json=body, timeout=10,
                          headers={"Authorization": f"Bearer {made['dealer_token']}"})
@@ -202,18 +137,18 @@ KINGS_BODIES = [  # King's Pot, Ann deals: Bob, Cy, Ann buy, then the cards are 
 
 # --------------------------------------------------------------------------- the tests
 def test_an_action_on_one_process_reaches_phones_on_every_process(
-    start_queued: Any, redis_server: RedisServer, phones: list[Phone]
+    start_queued: Any, redis_server: RedisServer, listeners: list[Listener]
 ) -> None:
     one, two = start_queued(), start_queued()
     redis_server.wait_for_subscribers(2)
-    made = create(one, "kings_pot", ["Ann", "Bob", "Cy"])
+    made = one.create_table("kings_pot", ["Ann", "Bob", "Cy"])
     ok(one, made, {"type": "start_deal"})
     assert public(two, made)["seq"] == 1  # process two now holds the table at seq 1
-    phone_two = Phone(two.url, made["id"])
-    tablet_two = Phone(two.url, made["id"], made["dealer_token"])
-    phone_one = Phone(one.url, made["id"])
-    phones.extend([phone_two, tablet_two, phone_one])
-    for phone in phones:
+    phone_two = Listener(two.url, made["id"], reconnect=False)
+    tablet_two = Listener(two.url, made["id"], made["dealer_token"], reconnect=False)
+    phone_one = Listener(one.url, made["id"], reconnect=False)
+    listeners.extend([phone_two, tablet_two, phone_one])
+    for phone in listeners:
         assert phone.next_state()["seq"] == 1  # at once on joining
 
     # one action on process one: the phones on process two get it, exact seq and state
@@ -251,8 +186,8 @@ def test_an_action_on_one_process_reaches_phones_on_every_process(
     # and a process started again on the same database and queue joins in
     three = start_queued()
     redis_server.wait_for_subscribers(2)
-    phone_three = Phone(three.url, made["id"])
-    phones.append(phone_three)
+    phone_three = Listener(three.url, made["id"], reconnect=False)
+    listeners.append(phone_three)
     assert phone_three.next_state()["seq"] == 8
     step = public(three, made)["step"]
     assert step["kind"] == "bet", step
@@ -267,7 +202,7 @@ def test_a_get_on_one_process_sees_what_another_wrote(start_queued: Any) -> None
     ``--public-url`` makes the links phones open.)"""
     one = start_queued(more=["--public-url", "https://cards.example.org/"])
     two = start_queued()
-    made = create(one, "texas_dozen", ["Ann", "Bob", "Cy"])
+    made = one.create_table("texas_dozen", ["Ann", "Bob", "Cy"])
     assert made["join_url"] == f"https://cards.example.org/t/{made['id']}"
     assert made["dealer_url"].startswith(f"https://cards.example.org/t/{made['id']}/dealer#")
     assert "Message queue: redis://127.0.0.1:" in one.output()
@@ -288,17 +223,17 @@ def test_a_get_on_one_process_sees_what_another_wrote(start_queued: Any) -> None
 
 
 def test_a_race_between_processes_is_decided_by_the_seq_and_phones_see_it_in_order(
-    start_queued: Any, redis_server: RedisServer, phones: list[Phone]
+    start_queued: Any, redis_server: RedisServer, listeners: list[Listener]
 ) -> None:
     """Two tablets on two processes send the same action on the same seq at once: the
     (table, seq) constraint takes exactly one, the other is a 409; the phones on both
     processes get every accepted state once, in seq order."""
     one, two = start_queued(), start_queued()
     redis_server.wait_for_subscribers(2)
-    made = create(one, "kings_pot", ["Ann", "Bob", "Cy"])
+    made = one.create_table("kings_pot", ["Ann", "Bob", "Cy"])
     ok(one, made, {"type": "start_deal"})
-    watchers = [Phone(one.url, made["id"]), Phone(two.url, made["id"])]
-    phones.extend(watchers)
+    watchers = [Listener(server.url, made["id"], reconnect=False) for server in (one, two)]
+    listeners.extend(watchers)
     for phone in watchers:
         assert phone.next_state()["seq"] == 1
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -318,7 +253,7 @@ def test_a_race_between_processes_is_decided_by_the_seq_and_phones_see_it_in_ord
 
 
 def test_a_late_or_stale_state_from_the_queue_never_reaches_a_phone(
-    start_queued: Any, redis_server: RedisServer, phones: list[Phone], tmp_path: Path
+    start_queued: Any, redis_server: RedisServer, listeners: list[Listener], tmp_path: Path
 ) -> None:
     """States from other processes may come late: after a newer one, or after a join that
     read a newer one from the database. Another process is played here by Socket.IO's own
@@ -329,18 +264,18 @@ def test_a_late_or_stale_state_from_the_queue_never_reaches_a_phone(
     queued = start_queued()
     silent = start_queued(queued=False)  # acts on the database, tells nobody
     redis_server.wait_for_subscribers(1)
-    made = create(queued, "kings_pot", ["Ann", "Bob", "Cy"])
+    made = queued.create_table("kings_pot", ["Ann", "Bob", "Cy"])
     ok(queued, made, {"type": "start_deal"})
-    early = Phone(queued.url, made["id"])
-    phones.append(early)
+    early = Listener(queued.url, made["id"], reconnect=False)
+    listeners.append(early)
     assert early.next_state()["seq"] == 1
     ok(queued, made, KINGS_BODIES[0])
     assert early.next_state()["seq"] == 2  # the public room was last sent seq 2
     # two actions the queue never carried: a phone joining now reads seq 4 from the database
     ok(silent, made, KINGS_BODIES[1])
     ok(silent, made, KINGS_BODIES[2])
-    late = Phone(queued.url, made["id"])
-    phones.append(late)
+    late = Listener(queued.url, made["id"], reconnect=False)
+    listeners.append(late)
     assert late.next_state()["seq"] == 4
     room = f"table:{made['id']}:public"
     emitter = socketio.RedisManager(redis_server.url, channel="flask-socketio", write_only=True)
