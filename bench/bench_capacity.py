@@ -132,6 +132,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{percentile(lat, 90) * 1000:.1f} ms, p99 {percentile(lat, 99) * 1000:.1f} ms, "
           f"max {max(lat) * 1000:.1f} ms; POST answer p50 "
           f"{percentile(answers, 50) * 1000:.1f} ms, p99 {percentile(answers, 99) * 1000:.1f} ms")
+    slow = slow_updates(sent, stamps, start, 0.100)
+    if slow:
+        when = sorted({int(offset) for offset, _ in slow})
+        print(f"updates over 100 ms: {len(slow)} of {len(lat)}, sent at second(s) {when} "
+              f"of the {rounds * args.every:.0f} s of play")
     print("server RSS: " + ", ".join(f"{k} {v / 1024:.1f} MiB" for k, v in rss.items()))
     per_table = (rss["end"] - rss["started"]) / args.tables
     tables_only = (rss["tables made"] - rss["started"]) / args.tables
@@ -141,6 +146,22 @@ def main(argv: list[str] | None = None) -> int:
     ok = percentile(lat, 99) <= 0.100 and missing == 0
     print("targets met" if ok else "a target is missed")
     return 0 if ok else 1
+
+
+def slow_updates(sent: dict[str, dict[int, float]],
+                 stamps: dict[str, list[list[tuple[int, float]]]], start: float,
+                 limit: float) -> list[tuple[float, float]]:
+    """(seconds into the play when the action was sent, latency) of every update slower than
+    ``limit``: to tell a stall at one moment from a slowness spread over the run."""
+    out = []
+    for table_id, by_seq in sent.items():
+        for box in stamps.get(table_id, []):
+            first: dict[int, float] = {}
+            for seq, t in box:
+                first.setdefault(seq, t)
+            out += [(t_sent - start, first[seq] - t_sent) for seq, t_sent in by_seq.items()
+                    if seq in first and first[seq] - t_sent > limit]
+    return out
 
 
 if __name__ == "__main__":
