@@ -38,16 +38,12 @@ def dumps(obj: Any, **_ignored: Any) -> str:
         return json.dumps(obj, separators=(",", ":"), default=DefaultJSONProvider.default)
 
 
-def loads(text: str | bytes, **kwargs: Any) -> Any:
-    return json.loads(text, **kwargs)
-
-
 class SocketJSON:
-    """The ``json`` module python-socketio and its Redis manager call: ``dumps`` and
-    ``loads``."""
+    """The ``json`` module python-socketio and its Redis manager call: ``dumps`` ours,
+    ``loads`` the standard library's."""
 
     dumps = staticmethod(dumps)
-    loads = staticmethod(loads)
+    loads = staticmethod(json.loads)
 
 
 class FastJSONProvider(DefaultJSONProvider):

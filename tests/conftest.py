@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import requests
@@ -93,14 +93,19 @@ class Dealer:
         return {p["name"]: p["stack"] for p in self.state()["players"]}
 
 
+D = TypeVar("D", bound=Dealer)
+
+
 def new_table(client: FlaskClient, variant: str, players: list[Any],
-              rules: dict[str, Any] | None = None, name: str = "Friday") -> Dealer:
+              rules: dict[str, Any] | None = None, name: str = "Friday",
+              kind: type[D] = Dealer) -> D:  # type: ignore[assignment]
+    """A table made through the API, driven by a ``kind`` (a Dealer, or a subclass)."""
     body: dict[str, Any] = {"name": name, "variant": variant, "players": players}
     if rules is not None:
         body["rules"] = rules
     response = client.post("/api/tables", json=body)
     assert response.status_code == 201, response.get_json()
-    return Dealer(client, response.get_json())
+    return kind(client, response.get_json())
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import Dealer
+from conftest import Dealer, new_table
 from flask.testing import FlaskClient
 
 from dealer_assist.history import NIGHT_GAP, group_nights
@@ -58,12 +58,7 @@ class Recorder(Dealer):
 
 def new_recorder(client: FlaskClient, variant: str, players: list[Any],
                  rules: dict[str, Any] | None = None, name: str = "Friday") -> Recorder:
-    body: dict[str, Any] = {"name": name, "variant": variant, "players": players}
-    if rules is not None:
-        body["rules"] = rules
-    response = client.post("/api/tables", json=body)
-    assert response.status_code == 201, response.get_json()
-    return Recorder(client, response.get_json())
+    return new_table(client, variant, players, rules, name, kind=Recorder)
 
 
 def checks(*names: str) -> list[dict[str, Any]]:
