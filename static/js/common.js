@@ -339,6 +339,19 @@ const DA = (() => {
     return h("span.player-bet", { text: kings ? `bet ${chips(p.bet)}/card` : `bet ${chips(p.bet)}` });
   }
 
+  // The pots, the grid and the result (summary and details) into the page's boxes of those
+  // ids: drawn alike on the phone and in the replay.
+  function drawBoard(s) {
+    const box = (id) => document.getElementById(id);
+    clear(box("pots")).append(potsEl(s));
+    clear(box("grid")).append(gridEl(s));
+    for (const [id, part] of [["result-wrap", "summary"], ["result-details-wrap", "details"]]) {
+      const el = resultEl(s, part);
+      clear(box(id));
+      if (el) box(id).append(el);
+    }
+  }
+
   // The king's hand under the grid: face down until the showdown (or ``pending`` cards
   // being entered on the tablet), framed when it wins.
   function fillKingsHand(box, s, kings, pending = []) {
@@ -355,7 +368,7 @@ const DA = (() => {
   return {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, isKingsPot,
     chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState,
-    fillKingsHand, playerItem, betBit,
+    fillKingsHand, playerItem, betBit, drawBoard,
     RANKS, SUITS, SUIT, LINE_NAMES,
   };
 })();

@@ -81,15 +81,8 @@
       $("scrub").value = String(at + 1);
       $("first").disabled = $("prev").disabled = at === 0;
       $("last").disabled = $("next").disabled = at === steps.length - 1;
-      clear($("pots")).append(DA.potsEl(s));
-      clear($("grid")).append(DA.gridEl(s));
+      DA.drawBoard(s);
       kingsHandEl(s);
-      const res = DA.resultEl(s, "summary");
-      clear($("result-wrap"));
-      if (res) $("result-wrap").append(res);
-      const details = DA.resultEl(s, "details");
-      clear($("result-details-wrap"));
-      if (details) $("result-details-wrap").append(details);
       playersEl(s);
       history.replaceState(null, "", `#step=${at + 1}`);
     }

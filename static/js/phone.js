@@ -30,15 +30,8 @@
     turn.hidden = !s.step.player;
     turn.textContent = s.step.player ? `${s.step.player}'s turn` : "";
     $("seq").textContent = `#${s.seq}`;
-    clear($("pots")).append(DA.potsEl(s));
-    clear($("grid")).append(DA.gridEl(s));
+    DA.drawBoard(s);
     kingsHandEl(s);
-    const res = DA.resultEl(s, "summary");
-    clear($("result-wrap"));
-    if (res) $("result-wrap").append(res);
-    const details = DA.resultEl(s, "details");
-    clear($("result-details-wrap"));
-    if (details) $("result-details-wrap").append(details);
     playersEl(s);
     clear($("log-wrap")).append(DA.logEl(s, 8));
   }
