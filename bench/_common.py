@@ -262,7 +262,7 @@ def create_table(base_url: str, variant: str, players: list[str],
 def pick(table: Any, rng: random.Random) -> dict[str, Any] | None:
     """A legal action as a table might play it (not uniform, which folds most deals at
     once): King's Pot players buy one or two cards, and bets are mostly checks and calls."""
-    from dealer_assist.autoplay import legal_actions
+    from dealer_assist.core.autoplay import legal_actions
 
     options = legal_actions(table, rng)
     if not options:
@@ -292,7 +292,7 @@ def action_script(variant: str, players: list[str], count: int, seed: int = 1,
                   rules: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """``count`` legal action bodies in order, from random legal play on a local table
     (King's Pot records replay the same on the server: nothing in them is drawn there)."""
-    from dealer_assist.table import Table
+    from dealer_assist.core.table import Table
 
     rng = random.Random(seed)
     table = Table.create(variant, players, rules or {})
@@ -458,7 +458,7 @@ def latencies(sent: dict[str, dict[int, float]],
 def keep_pool(keep: int) -> None:
     """Make the app's connection pool keep ``keep`` connections (0: open and close one per
     request, as the server did before the pool)."""
-    from dealer_assist import storage
+    from dealer_assist.services import storage
 
     class Pool(storage.ConnectionPool):
         def __init__(self, path: str | Path, keep_: int = keep) -> None:
@@ -491,7 +491,8 @@ def serve(argv: list[str]) -> None:
 
         monkey.patch_all()
     from dealer_assist import app as app_module
-    from dealer_assist import cli, storage
+    from dealer_assist import cli
+    from dealer_assist.services import storage
 
     if args.synchronous:
         setup = storage.connect_with
@@ -512,7 +513,7 @@ def serve(argv: list[str]) -> None:
 
         storage.TableStore.act = act_synced  # type: ignore[method-assign]
     if args.sync_at_teardown:
-        from dealer_assist import live
+        from dealer_assist.web import live
 
         live.pay_owed_sync = lambda: None  # type: ignore[assignment]  # teardown pays it
     if args.async_mode:

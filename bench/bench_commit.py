@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import Poster, app_server, keep_pool, machine, median, percentile, pick
 
-from dealer_assist import storage
-from dealer_assist.auth import hash_token
-from dealer_assist.table import Table
+from dealer_assist.core.table import Table
+from dealer_assist.services import storage
+from dealer_assist.services.auth import hash_token
 
 PLAYERS = [f"P{i}" for i in range(1, 9)]
 RULES = {"buy_in": 10_000}
@@ -106,7 +106,7 @@ def alternate(bodies: dict[str, list[dict[str, Any]]],
 
 def in_process(db_path: Path, bodies: dict[str, list[dict[str, Any]]],
                synchronous: str, pool_keep: int | None) -> dict[str, list[float]]:
-    from dealer_assist.app import create_app
+    from dealer_assist.web.app import create_app
 
     pool = storage.ConnectionPool
     if pool_keep is not None:

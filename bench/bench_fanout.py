@@ -49,6 +49,8 @@ from _common import (
     servers,
 )
 
+from dealer_assist.web.state import table_state
+
 PLAYERS = [f"P{i:02d}" for i in range(1, 23)]  # a full King's Pot table (R20)
 
 
@@ -102,13 +104,13 @@ def public_state_bytes(bodies: list[dict[str, Any]]) -> int:
     """The mean size of the public state (as JSON) over the script's actions."""
     import json
 
-    from dealer_assist.table import Table
+    from dealer_assist.core.table import Table
 
     table = Table.create("kings_pot", PLAYERS)
     sizes = []
     for body in bodies:
         table = table.apply(table.prepare(body))
-        sizes.append(len(json.dumps(table.state(), separators=(",", ":"))))
+        sizes.append(len(json.dumps(table_state(table), separators=(",", ":"))))
     return sum(sizes) // len(sizes)
 
 

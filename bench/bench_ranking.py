@@ -1,7 +1,9 @@
-"""How fast hands are ranked: evaluations per second of dealer_assist.hands.
+"""How fast hands are ranked: evaluations per second of dealer_assist.core.hands.
 
 Run from the repository root: ``python bench/bench_ranking.py [--runs 7] [--hands 20000]``.
-Every run ranks the same pre-dealt hands (fixed seed); the table shows the median run.
+Every run ranks the same pre-dealt hands (fixed seed); the table shows the median run, for
+each evaluator backend installed side by side (the pure one's tables filled first, as the
+server does when it starts).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dealer_assist.cards import FULL_DECK, JOKERS, is_wild
-from dealer_assist.hands import best_five, best_two_plus_three, rank_five
+from dealer_assist.core import evaluator
+from dealer_assist.core.cards import FULL_DECK, JOKERS, is_wild
+from dealer_assist.core.hands import best_five, best_two_plus_three, rank_five, use_evaluator
 
 SEED = 20240607
 
@@ -90,11 +93,21 @@ def main(argv: list[str] | None = None) -> None:
     ]
 
     print(f"Python {sys.version.split()[0]}, {n} deals per pass, median of {args.runs} passes")
-    print(f"{'function':<42} {'evals/s':>10} {'us/eval':>9} {'8 players, ms':>14}")
-    print("-" * 78)
-    for label, call, deals in cases:
-        rate = _rate(call, deals, args.runs)
-        print(f"{label:<42} {rate:>10,.0f} {1e6 / rate:>9.1f} {8e3 / rate:>14.3f}")
+    backends = evaluator.available()
+    rates = {}
+    for backend in backends:
+        use_evaluator(backend.value)
+        evaluator.warm_up()
+        for label, call, deals in cases:
+            rates[backend, label] = _rate(call, deals, args.runs)
+    heads = "".join(f" {b.value + ' evals/s':>15} {'us':>6}" for b in backends)
+    print(f"{'function':<42}{heads}")
+    print("-" * (42 + 22 * len(backends)))
+    for label, _call, _hands in cases:
+        cells = "".join(
+            f" {rates[b, label]:>15,.0f} {1e6 / rates[b, label]:>6.1f}" for b in backends
+        )
+        print(f"{label:<42}{cells}")
 
 
 if __name__ == "__main__":

@@ -187,8 +187,8 @@ class Poster:
 
 def action_script(count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` legal King's Pot actions in order (random legal play on a local table)."""
-    from dealer_assist.autoplay import legal_actions
-    from dealer_assist.table import Table
+    from dealer_assist.core.autoplay import legal_actions
+    from dealer_assist.core.table import Table
 
     rng = random.Random(seed)
     table = Table.create("kings_pot", PLAYERS, {})

@@ -2,7 +2,8 @@
 
     python bench/bench_settle.py
 
-The exact search (``dealer_assist.ledger``) is ``2^n * n`` in the number ``n`` of balances left
+The exact search (``dealer_assist.services.ledger``) is ``2^n * n`` in the number ``n`` of
+balances left
 after pairing off opposites; it runs up to ``EXACT_LIMIT`` (16). Beyond that the greedy
 fallback is linear-ish. Each size is timed on balances with no opposite pairs (the worst case).
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 
-from dealer_assist.ledger import EXACT_LIMIT, settle
+from dealer_assist.services.ledger import EXACT_LIMIT, settle
 
 
 def worst_case(n: int, rng: random.Random) -> dict[str, int]:

@@ -1,24 +1,32 @@
 """``dealer-assist``: serve the app on the local network.
 
 ``dealer-assist`` alone is ``dealer-assist serve`` with the defaults: every address of this
-machine, port 5000, and the database in the user's data folder. On start it prints the address
-phones open, a QR code of it, and where the database is.
+machine, port 5000, and the database in the user's data folder. On start it prints a short
+banner (:func:`banner_lines`: the address phones open, ``dealer-assist.local`` beside it when
+mDNS works, a QR code of it, where the database is, how the dealer gets back in) and then
+nothing more: no development-server warning, and no line per request unless ``--access-log``.
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import logging
+import os
 import socket
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
+from werkzeug.serving import WSGIRequestHandler, make_server
 
-from dealer_assist.qr import print_qr
+from dealer_assist.core import evaluator
+from dealer_assist.web.mdns import Advert, advertise
+from dealer_assist.web.qr import print_qr
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
@@ -54,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
                             "front pass on (X-Forwarded-For/-Proto; 1 behind the nginx of "
                             "docs/deployment.md). Without a proxy leave it at 0: clients could "
                             "then write their own address")
+    serve.add_argument("--access-log", action="store_true",
+                       help="print a line for every request (off by default: the banner stays "
+                            "on screen)")
+    serve.add_argument("--no-mdns", action="store_true",
+                       default=os.environ.get("DEALER_ASSIST_NO_MDNS", "") not in ("", "0"),
+                       help="do not announce dealer-assist.local on the local network (mDNS; "
+                            "also DEALER_ASSIST_NO_MDNS=1)")
     return parser
 
 
@@ -100,13 +115,58 @@ def url_for_host(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def announce(url: str, db_path: Path, out: TextIO) -> None:
+def banner_lines(url: str, db_path: Path, mdns_url: str | None = None,
+                 mdns_problem: str | None = None, extra: Sequence[str] = ()) -> list[str]:
+    """The banner's lines after the QR code, one fact each (add new ones here; ``extra``
+    comes after the database)."""
+    also = f" (or {mdns_url}/)" if mdns_url else ""
+    lines = [f"Address: {url}/{also}", f"Database: {db_path}", *extra]
+    if mdns_problem:
+        lines.append(f"Name: {mdns_problem} Use the address above.")
+    lines += [
+        "Dealer: the tablet that made a table keeps its dealer key; on it, open the address "
+        "above and pick the table's tablet link to get back in.",
+        "Stop with Ctrl+C.",
+    ]
+    return lines
+
+
+def announce(url: str, db_path: Path, out: TextIO, mdns_url: str | None = None,
+             mdns_problem: str | None = None, extra: Sequence[str] = ()) -> None:
     out.write(f"Dealer Assist is running. Open {url}/ on the tablet; players scan:\n")
     print_qr(url + "/", out)
-    out.write(f"Address: {url}/\n")
-    out.write(f"Database: {db_path}\n")
-    out.write("Stop with Ctrl+C.\n")
+    for line in banner_lines(url, db_path, mdns_url, mdns_problem, extra):
+        out.write(line + "\n")
     out.flush()
+
+
+class PlainRequestHandler(WSGIRequestHandler):
+    """Werkzeug's line per request without its terminal colours, so the line reads the same
+    on a terminal, in a pipe and in a log file."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        self.log("info", '"%s" %s %s', self.requestline, str(code), str(size))
+
+
+class QuietRequestHandler(WSGIRequestHandler):
+    """Werkzeug's handler, without its line per request (errors are still logged)."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        pass
+
+
+def start_mdns(host: str, shown_host: str, port: int, no_mdns: bool) -> tuple[Advert, str | None]:
+    """Announce dealer-assist.local where it helps: listening beyond loopback, asked for."""
+    if no_mdns:
+        return Advert(), None
+    try:
+        loopback = ipaddress.ip_address(shown_host).is_loopback
+    except ValueError:  # a host name given to --host: phones already have a name
+        return Advert(), None
+    if loopback or ":" in shown_host:
+        return Advert(), None
+    advert = advertise(shown_host, port)
+    return advert, (url_for_host(advert.name, port) if advert.name else None)
 
 
 def message_queue_problem(url: str) -> str | None:
@@ -132,11 +192,12 @@ def message_queue_problem(url: str) -> str | None:
 
 def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
           message_queue: str | None = None, public_url: str | None = None,
-          proxy_hops: int = 0) -> None:
-    from dealer_assist.app import create_app, get_socketio
+          proxy_hops: int = 0, access_log: bool = False, no_mdns: bool = False) -> None:
+    from dealer_assist.web.app import create_app
 
     db_path = (db_path or default_db()).expanduser().resolve()
-    url = url_for_host(public_host(host), port)
+    shown_host = public_host(host)
+    url = url_for_host(shown_host, port)
     config: dict[str, str | int] = (
         {"LAN_URL": url} if host in ("0.0.0.0", "::", "") else {"PUBLIC_URL": url})
     if public_url:
@@ -144,15 +205,29 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
         config = {"PUBLIC_URL": url}
     config["PROXY_HOPS"] = proxy_hops
     app = create_app(db_path=db_path, config=config, message_queue=message_queue)
-    announce(url, db_path, out)
+    # The hand evaluator's tables fill while the dealer sets up, not at the first showdown.
+    threading.Thread(target=evaluator.warm_up, name="warm-up", daemon=True).start()
+    # Werkzeug's development server, made directly: it prints no warning and no start lines
+    # (the banner says it all), and its per-request lines only with --access-log.
+    server = make_server(host, port, app, threaded=True,
+                         request_handler=PlainRequestHandler if access_log
+                         else QuietRequestHandler)
+    if access_log:
+        logging.getLogger("werkzeug").setLevel(logging.INFO)
+    advert, mdns_url = (Advert(), None) if public_url else start_mdns(
+        host, shown_host, port, no_mdns)
+    extra = []
     if message_queue:
         shown = urlsplit(message_queue)
         if "@" in shown.netloc:  # never print a password
             shown = shown._replace(netloc="***@" + shown.netloc.rsplit("@", 1)[1])
-        out.write(f"Message queue: {urlunsplit(shown)}\n")
-        out.flush()
-    get_socketio(app).run(app, host=host, port=port, allow_unsafe_werkzeug=True,
-                          use_reloader=False, log_output=True)
+        extra.append(f"Message queue: {urlunsplit(shown)}")
+    announce(url, db_path, out, mdns_url, advert.problem, extra)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+        advert.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -172,7 +247,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         serve(args.host, args.port, args.db, message_queue=args.message_queue,
-              public_url=args.public_url, proxy_hops=args.proxy_hops)
+              public_url=args.public_url, proxy_hops=args.proxy_hops,
+              access_log=args.access_log, no_mdns=args.no_mdns)
     except KeyboardInterrupt:
         return 0
     except OSError as err:  # the port is taken, the database folder cannot be made...

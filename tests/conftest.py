@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from flask_socketio import SocketIO
 from listeners import Listener
 
-from dealer_assist.app import create_app, get_socketio
+from dealer_assist.web.app import create_app, get_socketio
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 The mirror is the rules core's :class:`Table` fed the same records the server stored, so a
 test can say what the server must show after every acknowledged action, and which cards are
-still face down (``dealer_assist.views.hidden_cards``).
+still face down (``dealer_assist.web.state.hidden_cards``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from typing import Any
 
 import requests
 
-from dealer_assist.actions import Action
-from dealer_assist.autoplay import legal_actions
-from dealer_assist.table import Table, TableSetup
+from dealer_assist.core.actions import Action
+from dealer_assist.core.autoplay import legal_actions
+from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.web.state import table_state
 
 VARIANT_PLAYERS: dict[str, list[str]] = {
     "kings_pot": ["Ann", "Bob", "Cy"],
@@ -48,7 +49,7 @@ class RemoteTable:
         """A random legal record for ``table`` (the mirror by default), random draws made
         here so the mirror knows them; None when the game is over."""
         table = table or self.mirror
-        if undo_rate and table.state()["can_undo"] and rng.random() < undo_rate:
+        if undo_rate and table.can_undo and rng.random() < undo_rate:
             return Action(type="undo")
         options = legal_actions(table, rng)
         if not options:
@@ -71,7 +72,7 @@ class RemoteTable:
 
     def expected(self, table: Table | None = None, *, dealer: bool = True) -> dict[str, Any]:
         """The state the server must serve for ``table`` (the mirror by default)."""
-        return {"id": self.id, **(table or self.mirror).state(dealer=dealer)}
+        return {"id": self.id, **table_state(table or self.mirror, dealer=dealer)}
 
     # ------------------------------------------------------------------ reading back
     def records(self, url: str | None = None) -> list[dict[str, Any]]:

@@ -7,15 +7,16 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from dealer_assist.autoplay import legal_actions, showdown_action
-from dealer_assist.table import Table
+from dealer_assist.core.autoplay import legal_actions, showdown_action
+from dealer_assist.core.table import Table
+from dealer_assist.web.state import table_state
 
 
 def expected_settlement(t: Table, scores: dict[str, int]) -> tuple[dict[str, int], int]:
     """R6 and R7 by hand, from the state before the showdown: layer every seat's chips in
     the pot by the levels of the seats still in; each layer to the best of the seats still
     in that reached it; odd chips by ``rules.odd_chip``. Returns (payouts, chips carried)."""
-    s = t.state()
+    s = table_state(t)
     names = [p["name"] for p in s["players"]]
     put = {p["name"]: p["in_pot"] for p in s["players"]}
     live = [p["name"] for p in s["players"] if p["status"] in ("in", "all_in")]
@@ -71,7 +72,7 @@ def check_random_showdown(
     cells = {c: card for c, card in after.deal.grid.items() if card}
     scores = {p.name: score(p.cards, cells) for p in after.deal.still_in()}
     payouts, carried = expected_settlement(t, scores)
-    taken = {n: c for n, c in after.state()["result"]["payouts"].items() if c}
+    taken = {n: c for n, c in table_state(after)["result"]["payouts"].items() if c}
     assert taken == payouts  # API.md: players who take nothing may be left out
     assert after.totals.carry == carried
     assert sum(after.totals.stacks) + after.totals.carry == sum(stacks)

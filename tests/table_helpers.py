@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.errors import IllegalActionError
-from dealer_assist.hands import rank_five
-from dealer_assist.table import Table
+from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.hands import rank_five
+from dealer_assist.core.table import Table
+from dealer_assist.web.state import table_state
 
 
 def act(t: Table, **body: Any) -> Table:
@@ -25,17 +26,17 @@ def act(t: Table, **body: Any) -> Table:
 
 def refuse(t: Table, match: str, **body: Any) -> str:
     """R9: ``body`` is refused with a sentence matching ``match``, and nothing changes."""
-    before = t.state(dealer=True)
+    before = table_state(t, dealer=True)
     with pytest.raises(IllegalActionError, match=match) as err:
         t.apply(t.prepare(body))
-    assert t.state(dealer=True) == before
+    assert table_state(t, dealer=True) == before
     message = str(err.value)
     assert message.endswith(".") and len(message.split()) >= 3
     return message
 
 
 def stacks(t: Table) -> dict[str, int]:
-    return {p["name"]: p["stack"] for p in t.state()["players"]}
+    return {p["name"]: p["stack"] for p in table_state(t)["players"]}
 
 
 def showdown(t: Table, cells: dict[str, str], hands: dict[str, str]) -> Table:

@@ -16,9 +16,9 @@ from conftest import Dealer, new_table
 from flask import Flask
 from flask.testing import FlaskClient
 
-from dealer_assist.app import CONTENT_SECURITY_POLICY, create_app
-from dealer_assist.layouts import CELLS_4, CELLS_5, REVEAL_SETS_5
-from dealer_assist.qr import qr_svg
+from dealer_assist.core.layouts import CELLS_4, CELLS_5, REVEAL_SETS_5
+from dealer_assist.web.app import CONTENT_SECURITY_POLICY, create_app
+from dealer_assist.web.qr import qr_svg
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -512,7 +512,8 @@ def texas_in_betting(make_table: Any) -> Dealer:
     ({"type": "call"}, "Say which player acts."),
     ({"type": "start_deal"}, "A deal is in play: finish it, or undo, first."),
     ({"type": "reveal"}, "Cannot reveal now"),
-    ({"type": "fold", "player": "Ann", "card": "7"}, "Only King's Pot folds a single card."),
+    ({"type": "fold", "player": "Ann", "card": "7"},
+     "Only a game of bought cards folds a single card (R24)."),
     ({"type": "shuffle"}, "Unknown action type 'shuffle'"),
     ({"type": "call", "player": "Ann", "colour": "red"}, "An action has no field 'colour'."),
     ({"type": "raise", "player": "Ann", "amount": "lots"},
@@ -639,7 +640,7 @@ def test_a_server_fault_is_a_500_sentence_and_stores_nothing(
     def broken(self: Any, action: Any) -> Any:
         raise RuntimeError("a bug in the rules core")
 
-    monkeypatch.setattr("dealer_assist.table.Table.apply", broken)
+    monkeypatch.setattr("dealer_assist.core.table.Table.apply", broken)
     answer = d.act({"type": "start_deal"}, status=500)
     assert answer == {"error": "Something went wrong on the server; nothing was changed. "
                                "Try again."}

@@ -19,7 +19,7 @@ import requests
 from conftest import Server, free_port
 
 from dealer_assist import cli
-from dealer_assist.qr import qr_text
+from dealer_assist.web.qr import qr_text
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -66,6 +66,26 @@ def test_announce_prints_the_address_its_qr_code_and_the_database() -> None:
     assert "Address: http://192.168.1.9:5000/\n" in text
     assert "Database: /tmp/x.db\n" in text
     assert qr_text("http://192.168.1.9:5000/") in text
+    assert "\nDealer: the tablet that made a table keeps its dealer key" in text
+
+
+def test_announce_prints_the_mdns_name_beside_the_address_or_why_not() -> None:
+    out = io.StringIO()
+    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,
+                 mdns_url="http://dealer-assist.local:5000")
+    assert ("Address: http://192.168.1.9:5000/ (or http://dealer-assist.local:5000/)\n"
+            in out.getvalue())
+    out = io.StringIO()
+    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,
+                 mdns_problem="mDNS is not available here (no multicast).")
+    assert ("Name: mDNS is not available here (no multicast). Use the address above.\n"
+            in out.getvalue())
+
+
+def test_mdns_is_not_tried_on_loopback_nor_with_no_mdns() -> None:
+    assert cli.start_mdns("127.0.0.1", "127.0.0.1", 5000, no_mdns=False) == (cli.Advert(), None)
+    assert cli.start_mdns("0.0.0.0", "192.168.1.9", 5000, no_mdns=True) == (cli.Advert(), None)
+    assert cli.start_mdns("box.lan", "box.lan", 5000, no_mdns=False) == (cli.Advert(), None)
 
 
 def wait_for(server: Server, pattern: str, timeout: float = 20.0) -> re.Match[str]:
@@ -84,7 +104,8 @@ def test_serve_prints_the_lan_address_and_qr_and_serves_pages(
     port = free_port()
     db = tmp_path / "cli.db"
     server: Server = start_server(db, port=port, prefer_script=True,
-                                  args=["serve", "--port", str(port), "--db", str(db)])
+                                  args=["serve", "--port", str(port), "--db", str(db),
+                                        "--no-mdns"])
     address = wait_for(server, r"Address: (http://[^\s]+)/\n").group(1)
     host = re.fullmatch(r"http://([\d.]+):(\d+)", address)
     assert host is not None and host.group(2) == str(port)
@@ -107,12 +128,42 @@ def test_no_arguments_keeps_the_database_in_the_user_data_folder(
 ) -> None:
     port = free_port()
     home = tmp_path / "home"
-    server: Server = start_server(tmp_path / "unused.db", port=port, args=["--port", str(port)],
+    server: Server = start_server(tmp_path / "unused.db", port=port,
+                                  args=["--port", str(port), "--no-mdns"],
                                   env={"XDG_DATA_HOME": str(home / "data"), "HOME": str(home)})
     expected = home / "data" / "dealer-assist" / "dealer-assist.db"
     wait_for(server, re.escape(f"Database: {expected}") + "\n")
     assert expected.exists()
     assert not (tmp_path / "unused.db").exists()
+
+
+def test_the_start_is_quiet_no_warning_and_no_request_lines(
+    start_server: Any, tmp_path: Path
+) -> None:
+    server: Server = start_server(tmp_path / "quiet.db")
+    for _ in range(5):
+        assert requests.get(server.url + "/api/tables", timeout=10).status_code == 200
+    assert requests.get(server.url + "/nothing-here", timeout=10).status_code == 404
+    time.sleep(0.3)
+    output = server.output()
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert "Address: http://127.0.0.1:" in output
+    assert not re.search(r"development server|WARNING|Running on|Serving Flask|Debug mode",
+                         output), output
+    assert not re.search(r"GET /|HTTP/1\.1", output), output
+    # the banner and nothing else: its lines after the QR code are the last ones printed
+    assert lines[-1] == "Stop with Ctrl+C.", lines[-3:]
+
+
+def test_access_log_prints_a_line_per_request(start_server: Any, tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "loud.db"
+    server: Server = start_server(db, port=port, args=[
+        "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), "--access-log"])
+    requests.get(server.url + "/nothing-here", timeout=10)
+    found = wait_for(server, r'"GET /nothing-here HTTP/1\.1" 404')
+    assert found
+    assert "development server" not in server.output()
 
 
 @pytest.mark.slow

@@ -28,7 +28,7 @@ from conftest import Server
 from figures import record
 from remote import VARIANT_PLAYERS, RemoteTable
 
-from dealer_assist.actions import Action
+from dealer_assist.core.actions import Action
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 

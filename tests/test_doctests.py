@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["cards", "layouts", "rules", "actions", "pots", "table", "autoplay", "hands",
-           "json_codec"]
+MODULES = ["core.cards", "core.layouts", "core.rules", "core.actions", "core.pots",
+           "core.table", "core.autoplay", "core.hands", "web.json_codec"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -24,8 +24,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.actions import ACTION_TYPES
-from dealer_assist.app import MAX_BODY_BYTES, create_app
+from dealer_assist.core.actions import ACTION_TYPES
+from dealer_assist.web.app import MAX_BODY_BYTES, create_app
 
 EXAMPLES = int(os.environ.get("DEALER_ASSIST_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,

@@ -2,33 +2,45 @@
 
 The ranking is cross-checked against an independent evaluator (phevaluator; lower is better
 there) on every five-card hand and on a fixed sample of seven-card hands, and the wild-card
-logic against brute force (every wild card replaced by every one of the 52 cards).
+logic against brute force (every wild card replaced by every one of the 52 cards). Every test
+here runs once per evaluator backend installed (pure always, eval7 when it imports).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations, combinations_with_replacement, pairwise
 
-import eval7
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from phevaluator import evaluate_cards
 
-from dealer_assist.cards import FULL_DECK, JOKERS, RANKS, is_wild
-from dealer_assist.errors import BadCardError, SetupError
-from dealer_assist.hands import (
+from dealer_assist.core import evaluator
+from dealer_assist.core.cards import FULL_DECK, JOKERS, RANKS, is_wild
+from dealer_assist.core.errors import BadCardError, SetupError
+from dealer_assist.core.hands import (
     CATEGORIES,
     HandValue,
     best_five,
     best_two_plus_three,
     rank_five,
+    use_evaluator,
 )
 
 PH_ID = {card: i for i, card in enumerate(FULL_DECK)}  # phevaluator's ids: 2c=0, 2d=1 .. As=51
+
+
+@pytest.fixture(
+    scope="module", autouse=True, params=[b.value for b in evaluator.available()]
+)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every test of this file, once with each evaluator backend."""
+    use_evaluator(request.param)
+    yield request.param
+    use_evaluator(None)
 
 
 def cards(text: str) -> list[str]:
@@ -337,7 +349,7 @@ def _brute_five(five: Sequence[str], wilds: str) -> tuple[int, int]:
         elif len(set(hand)) < 5:
             continue
         else:
-            key = (0, eval7.evaluate([eval7.Card(c) for c in hand]))
+            key = (0, rank_five(hand).score)
         best = max(best, key)
     return best
 

@@ -31,8 +31,8 @@ import pytest
 from conftest import Dealer, new_table
 from flask.testing import FlaskClient
 
-from dealer_assist.history import NIGHT_GAP, group_nights
-from dealer_assist.layouts import CELLS_5
+from dealer_assist.core.layouts import CELLS_5
+from dealer_assist.services.history import NIGHT_GAP, group_nights
 
 pytestmark = pytest.mark.timeout(120)
 

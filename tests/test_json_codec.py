@@ -1,4 +1,4 @@
-"""The JSON the server writes (dealer_assist.json_codec: orjson, with the standard library
+"""The JSON the server writes (dealer_assist.web.json_codec: orjson, with the standard library
 as the fallback) reads back exactly as the standard library's would, over HTTP and Socket.IO."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from flask_socketio import SocketIO
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer_assist.json_codec import dumps
+from dealer_assist.web.json_codec import dumps
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80)

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.autoplay import legal_actions, unused_cards
-from dealer_assist.cards import FULL_DECK, RANKS
-from dealer_assist.errors import IllegalActionError, SetupError
-from dealer_assist.hands import rank_five
-from dealer_assist.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5
-from dealer_assist.rules import max_cards_per_player
-from dealer_assist.table import Table
-from dealer_assist.views import hidden_cards
+from dealer_assist.core.autoplay import legal_actions, unused_cards
+from dealer_assist.core.cards import FULL_DECK, RANKS
+from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.hands import rank_five
+from dealer_assist.core.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5
+from dealer_assist.core.rules import max_cards_per_player
+from dealer_assist.core.table import Table
+from dealer_assist.web.state import hidden_cards, table_state
 
 VARIANTS = ("kings_pot", "kings_pot_optional")
 NAMES = (
@@ -71,23 +71,23 @@ def act(t: Table, **body: Any) -> Table:
 
 def refuse(t: Table, **body: Any) -> str:
     """Check that ``body`` is refused and changes nothing (R9); return the sentence."""
-    before = copy.deepcopy(t.state(dealer=True))
+    before = copy.deepcopy(table_state(t, dealer=True))
     chips = t.chips()
     with pytest.raises(IllegalActionError) as info:
         t.apply(t.prepare(body))
     message = str(info.value)
     assert len(message) > 15 and message.endswith("."), message
-    assert t.state(dealer=True) == before
+    assert table_state(t, dealer=True) == before
     assert t.chips() == chips
     return message
 
 
 def stacks(t: Table) -> dict[str, int]:
-    return {p["name"]: p["stack"] for p in t.state()["players"]}
+    return {p["name"]: p["stack"] for p in table_state(t)["players"]}
 
 
 def player(t: Table, name: str, *, dealer: bool = False) -> dict[str, Any]:
-    return next(p for p in t.state(dealer=dealer)["players"] if p["name"] == name)
+    return next(p for p in table_state(t, dealer=dealer)["players"] if p["name"] == name)
 
 
 def buy(t: Table, counts: dict[str, int]) -> Table:
@@ -193,13 +193,13 @@ def test_r20_three_to_twenty_two_players(variant: str) -> None:
         with pytest.raises(SetupError, match=rf"is for 3 to 22 players, not {n}\."):
             Table.create(variant, [f"P{i}" for i in range(n)])
     for n in (3, 22):
-        assert len(Table.create(variant, list(NAMES[:n])).state()["players"]) == n
+        assert len(table_state(Table.create(variant, list(NAMES[:n])))["players"]) == n
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_r20_grid_and_kings_hand_start_face_down(variant: str) -> None:
     t = act(new_table(4, variant), type="start_deal")
-    for state in (t.state(), t.state(dealer=True)):
+    for state in (table_state(t), table_state(t, dealer=True)):
         assert state["grid"]["cells"] == dict.fromkeys(CELLS_5)
         assert state["kings_hand"] == []
         assert state["kings_pot"] == 0
@@ -215,7 +215,7 @@ def test_r20_three_players_can_all_buy_seven() -> None:
     hands = {"Bob": list("A234567"), "Cy": list("89TJQKA"), "Ann": list("2345678")}
     t = ready(hands)
     assert t.step()["kind"] == "reveal"
-    assert t.state()["kings_pot"] == 21
+    assert table_state(t)["kings_pot"] == 21
     assert stacks(t) == {"Ann": 93, "Bob": 93, "Cy": 93}
 
 
@@ -254,7 +254,7 @@ def test_r21_each_rank_wins_with_its_line(rank: str) -> None:
     else:
         grid, kings = make_grid({line: sf}, held=f"{rank} {other}"), WEAK_KINGS
     t = showdown(t, grid, kings)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == [line]
     assert result["lines"][line]["hand"] == "Straight flush, king high"
     # the pot of 2, and with the king's hand the king's pot of 2 antes as well (R28)
@@ -276,7 +276,7 @@ def test_r22_buying_maximum_by_players_seated(n: int, most: int) -> None:
         f"Bob cannot buy {most + 1} cards: with {n} players the most is {most}."
     )
     t = act(t, type="buy", player="Bob", count=most)
-    assert t.state()["kings_pot"] == most
+    assert table_state(t)["kings_pot"] == most
     assert player(t, "Bob")["stack"] == 100 - most
 
 
@@ -293,7 +293,7 @@ def test_r22_buying_goes_round_from_the_dealers_left() -> None:
     for dealer, order in (("Ann", ["Bob", "Cy", "Dee", "Ann"]),
                           ("Bob", ["Cy", "Dee", "Ann", "Bob"])):
         t = act(t, type="start_deal")
-        assert t.state()["dealer"] == dealer
+        assert table_state(t)["dealer"] == dealer
         seen = []
         while t.step()["kind"] == "buy":
             seen.append(t.step()["player"])
@@ -306,9 +306,9 @@ def test_r22_each_card_costs_the_ante_into_the_kings_pot() -> None:
     assert t.step()["instruction"] == "Bob: how many cards? 0 to 5, 3 each to the king's pot."
     t = act(t, type="buy", player="Bob", count=2)
     t = act(t, type="buy", player="Cy", count=1)
-    assert t.state()["kings_pot"] == 9
+    assert table_state(t)["kings_pot"] == 9
     assert stacks(t) == {"Ann": 100, "Bob": 94, "Cy": 97, "Dee": 100}
-    assert t.state()["pot_total"] == 0  # antes are not in the betting pot
+    assert table_state(t)["pot_total"] == 0  # antes are not in the betting pot
 
 
 def test_r22_a_player_who_buys_none_sits_the_deal_out() -> None:
@@ -349,7 +349,7 @@ def test_r23_only_the_dealer_sees_the_players_cards_before_the_showdown() -> Non
         if step == "bet":
             t = act(t, type="reveal")
         assert t.step()["kind"] == step
-        public, dealer = t.state(), t.state(dealer=True)
+        public, dealer = table_state(t), table_state(t, dealer=True)
         assert {"9h", "Ks", "9c"}.isdisjoint(cards_in(public))
         assert [(p["name"], p["cards"]) for p in public["players"]] == [
             ("Ann", 1), ("Bob", 2), ("Cy", 1)]
@@ -387,24 +387,24 @@ def test_r23_a_rank_can_be_dealt_at_most_four_times() -> None:
 def test_r23_folding_one_card_does_not_show_it_to_the_players() -> None:
     t = act(ready({"Bob": ["9h", "Ks"], "Cy": ["9c"]}), type="reveal")
     t = act(t, type="fold", player="Bob", card="Ks")
-    assert t.state()["log"][-1] == "Bob folds one card."
-    assert "Ks" not in cards_in(t.state())
+    assert table_state(t)["log"][-1] == "Bob folds one card."
+    assert "Ks" not in cards_in(table_state(t))
     assert player(t, "Bob")["cards"] == 1
 
 
 def test_r23_undoing_a_fold_does_not_show_the_card_to_the_players() -> None:
     t = act(ready({"Bob": ["9h", "Ks"], "Cy": ["9c"]}), type="reveal")
     t = act(act(t, type="fold", player="Bob", card="Ks"), type="undo")
-    assert t.state()["undone"] == "Bob: fold one card"
-    assert "Ks" not in cards_in(t.state())
+    assert table_state(t)["undone"] == "Bob: fold one card"
+    assert "Ks" not in cards_in(table_state(t))
 
 
 def test_r23_no_cards_are_shown_when_everyone_else_folds() -> None:
     t = act(ready({"Bob": ["9h", "Ks"], "Cy": ["9c"]}), type="reveal")
     t = act(t, type="bet", player="Bob", amount=2)
     t = act(t, type="fold", player="Cy")
-    assert t.state()["result"]["uncontested"] is True
-    assert {"9h", "Ks", "9c"}.isdisjoint(cards_in(t.state()))
+    assert table_state(t)["result"]["uncontested"] is True
+    assert {"9h", "Ks", "9c"}.isdisjoint(cards_in(table_state(t)))
 
 
 def test_r23_folded_cards_stay_hidden_at_the_showdown() -> None:
@@ -412,7 +412,7 @@ def test_r23_folded_cards_stay_hidden_at_the_showdown() -> None:
     t = act(t, type="fold", player="Bob", card="Ks")
     t = to_showdown(t)
     t = showdown(t, make_grid({}, held="9h Ks 9c"))
-    assert "Ks" not in cards_in(t.state())
+    assert "Ks" not in cards_in(table_state(t))
 
 
 # ------------------------------------------------------------------------------ R24
@@ -426,7 +426,7 @@ def test_r24_each_amount_is_per_card() -> None:
     assert step["instruction"] == "Round 1: Bob: 5 per card, 2 cards = 10 to call."
     t = act(t, type="call", player="Bob")  # a player with two live cards who calls 5 puts in 10
     assert stacks(t) == {"Ann": 94, "Bob": 88, "Cy": 94}
-    assert t.state()["pot_total"] == 20
+    assert table_state(t)["pot_total"] == 20
     assert player(t, "Bob")["in_pot"] == 10
 
 
@@ -480,7 +480,7 @@ def test_r24_all_in_stakes_the_same_on_every_card() -> None:
     bob = player(t, "Bob")
     assert (bob["stack"], bob["status"], bob["in_pot"]) == (1, "all_in", 10)
     # Bob's cards matched 5 of the 10: the main pot is 5 from each of the four cards
-    assert t.state()["pots"] == [
+    assert table_state(t)["pots"] == [
         {"amount": 20, "eligible": ["Ann", "Bob", "Cy"]},
         {"amount": 10, "eligible": ["Ann", "Cy"]},
     ]
@@ -560,12 +560,12 @@ def reveal_cells(variant: str) -> list[list[str]]:
         kinds.append(step["kind"])
         if step["kind"] == "reveal":
             turned.append(step["cells"])
-            assert t.state()["grid"]["highlight"] == step["cells"]
+            assert table_state(t)["grid"]["highlight"] == step["cells"]
             t = act(t, type="reveal")
         else:
             t = checks(t)
     assert kinds == ["reveal", "bet"] * 3
-    assert t.state(dealer=True)["kings_hand"] == []  # nothing of the king's hand before
+    assert table_state(t, dealer=True)["kings_hand"] == []  # nothing of the king's hand before
     return turned
 
 
@@ -588,7 +588,7 @@ def test_r25_optional_play_turns_sets_1_and_2_then_3_then_4() -> None:
 def test_r25_turned_cards_show_on_the_public_grid() -> None:
     t = ready({"Bob": ["A"], "Cy": ["2"]})
     t = act(t, type="reveal", cards={"r1c1": "Kh", "r2c4": "3c"})
-    cells = t.state()["grid"]["cells"]
+    cells = table_state(t)["grid"]["cells"]
     assert (cells["r1c1"], cells["r2c4"], cells["r3c2"], cells["r1c3"]) == ("Kh", "3c", "up", None)
     assert refuse(t, type="reveal").startswith("Cannot reveal now")
     t = checks(t)
@@ -600,7 +600,7 @@ def test_r25_turned_cards_show_on_the_public_grid() -> None:
 def test_r25_the_last_cards_stay_down_until_the_showdown() -> None:
     for variant, down in (("kings_pot", 10), ("kings_pot_optional", 5)):
         t = to_showdown(ready({"Bob": ["A"], "Cy": ["2"]}, variant=variant))
-        assert [v for v in t.state()["grid"]["cells"].values()].count(None) == down
+        assert [v for v in table_state(t)["grid"]["cells"].values()].count(None) == down
 
 
 # ------------------------------------------------------------------------------ R26
@@ -612,15 +612,15 @@ def test_r26_two_nines_take_two_thirds(variant: str) -> None:
     t = act(t, type="bet", player="Bob", amount=3)
     t = act(t, type="call", player="Cy")
     t = act(t, type="call", player="Ann")
-    assert t.state()["pot_total"] == 12
+    assert table_state(t)["pot_total"] == 12
     t = to_showdown(t)
     t = showdown(t, make_grid({"col4": "4s 5s 6s 7s 8s"}, held="9h 9d 9c A"))
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["col4"]
     assert result["payouts"] == {"Bob": 8, "Cy": 4}
     assert result["winners"] == ["Bob", "Cy"]
     assert stacks(t) == {"Ann": 96, "Bob": 100, "Cy": 100}
-    assert t.state()["kings_pot"] == 4
+    assert table_state(t)["kings_pot"] == 4
     assert t.step()["kind"] == "start_deal"
 
 
@@ -632,7 +632,7 @@ def test_r26_unbacked_better_line_does_not_win(variant: str) -> None:
     t = to_showdown(t)
     grid = make_grid({"anti": "Ts Js Qs Ks As", "col4": "2c Ks 2d 3h 3s"}, held="A 9")
     t = showdown(t, grid)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["lines"]["anti"] == {
         "cards": ["As", "Ks", "Qs", "Js", "Ts"], "hand": "Royal flush",
         "backed": False}
@@ -646,11 +646,11 @@ def test_r26_unbacked_better_line_does_not_win(variant: str) -> None:
 def test_r26_thirteen_hands_are_ranked_and_reported() -> None:
     t = to_showdown(ready({"Bob": ["A"], "Cy": ["K"]}))
     t = showdown(t, make_grid({}, held="A K"))
-    lines = t.state()["result"]["lines"]
+    lines = table_state(t)["result"]["lines"]
     assert sorted(lines) == sorted([*LINES_5, "king"])
     assert lines["king"]["cards"] == ["Qd", "Jd", "8d", "4c", "2h"]
     assert lines["king"]["hand"] == "High card, queen"
-    assert t.state()["kings_hand"] == WEAK_KINGS.split()
+    assert table_state(t)["kings_hand"] == WEAK_KINGS.split()
 
 
 def test_r26_showdown_needs_every_card() -> None:
@@ -673,7 +673,7 @@ def test_r26_turned_cards_need_not_be_entered_again() -> None:
                   kings_hand=WEAK_KINGS.split()).startswith("r1c1 is already entered as")
     rest = {c: v for c, v in grid.items() if c not in first}
     t = showdown(t, rest)
-    assert t.state()["result"]["winning_lines"] == ["col4"]
+    assert table_state(t)["result"]["winning_lines"] == ["col4"]
 
 
 def test_r26_a_side_pot_goes_to_the_best_line_among_its_cards() -> None:
@@ -686,7 +686,7 @@ def test_r26_a_side_pot_goes_to_the_best_line_among_its_cards() -> None:
     t = to_showdown(t)
     grid = make_grid({"row1": "Ts Js Qs Ks As", "col4": "Ks 2c 2d 3h 3s"}, held="A 9 2")
     t = showdown(t, grid)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["row1"]
     assert result["payouts"] == {"Bob": 6, "Cy": 8}
 
@@ -701,7 +701,7 @@ def test_r27_tie_between_two_backed_lines(variant: str) -> None:
     t = to_showdown(t)
     grid = make_grid({"row2": "5c 6d 7h 8s 9c", "row4": "5d 6h 7s 8c 9d"}, held="A 2 4")
     t = showdown(t, grid)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["row2", "row4"]
     assert result["lines"]["row2"]["hand"] == result["lines"]["row4"]["hand"] == (
         "Straight, nine high")
@@ -717,7 +717,7 @@ def test_r27_tied_lines_share_one_share_a_card() -> None:
     t = to_showdown(t)
     grid = make_grid({"row2": "5c 6d 7h 8s 9c", "row4": "5d 6h 7s 8c 9d"}, held="2 2 4")
     t = showdown(t, grid)
-    assert t.state()["result"]["payouts"] == {"Ann": 3, "Bob": 6}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 3, "Bob": 6}
 
 
 # ------------------------------------------------------------------------------ R28
@@ -727,12 +727,12 @@ def test_r28_kings_pot_carries_to_the_next_deal_and_the_kings_share_it(variant: 
     t = to_showdown(t)
     t = showdown(t, make_grid({"col4": "9s Ts Js Qs Ks"}, kings="7c 7d 7h 7s 2c", held="9 K A"),
                  kings="7c 7d 7h 7s 2c")  # four sevens lose to the straight flush
-    assert t.state()["result"]["winning_lines"] == ["col4"]
-    assert "kings_pot_won" not in t.state()["result"]
+    assert table_state(t)["result"]["winning_lines"] == ["col4"]
+    assert "kings_pot_won" not in table_state(t)["result"]
     assert t.totals.kings_pot == 3
     # deal 2: Bob deals, Cy buys first; Bob's king is folded and does not share
     t = buy(t, {"Cy": 2, "Ann": 1, "Bob": 2})
-    assert t.state()["kings_pot"] == 8
+    assert table_state(t)["kings_pot"] == 8
     t = deal_cards(t, {"Cy": ["K", "K"], "Ann": ["K"], "Bob": ["K", "9"]})
     t = act(t, type="reveal")
     t = act(t, type="check", player="Cy")
@@ -741,13 +741,13 @@ def test_r28_kings_pot_carries_to_the_next_deal_and_the_kings_share_it(variant: 
     t = to_showdown(act(t, type="check", player="Bob"))
     t = showdown(t, make_grid({}, kings="7c 7d 7h 7s 2c", held="K K K K 9"),
                  kings="7c 7d 7h 7s 2c")
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["king"]
     assert result["kings_pot_won"] == 8
     # three shares of 8: 2 each and 2 odd chips, one at a time from the dealer's left
     # (Cy's two cards come first): Cy 3 + 3, Ann 2
     assert result["payouts"] == {"Cy": 6, "Ann": 2}
-    assert t.state()["kings_pot"] == 0 and t.totals.kings_pot == 0
+    assert table_state(t)["kings_pot"] == 0 and t.totals.kings_pot == 0
     assert stacks(t) == {"Ann": 99 - 1 + 2, "Bob": 99 - 2, "Cy": 99 - 2 + 6}
 
 
@@ -758,9 +758,9 @@ def test_r28_kings_pot_carries_across_deals_until_won() -> None:
         t = deal_cards(t, {"Ann": ["A"], "Bob": ["2"]})
         t = to_showdown(t)
         t = showdown(t, make_grid({"row2": "Tc Jc Qc Kc Ac"}, held="A 2", seed=deal_number))
-        assert t.state()["deal_number"] == deal_number
+        assert table_state(t)["deal_number"] == deal_number
         assert t.totals.kings_pot == pot
-        assert t.state()["kings_pot"] == pot
+        assert table_state(t)["kings_pot"] == pot
     assert t.chips() == 300
 
 
@@ -772,11 +772,11 @@ def test_r28_king_tied_with_a_line_shares_the_betting_pot_and_takes_the_kings_po
     t = to_showdown(t)
     kings = "5c 6d 7h 8s 9c"
     t = showdown(t, make_grid({"col4": "5d 6h 7s 8c 9d"}, kings=kings, held="K 9 A"), kings)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["col4", "king"]
     assert result["kings_pot_won"] == 3
     assert result["payouts"] == {"Bob": 3 + 3, "Cy": 3}
-    assert t.state()["kings_pot"] == 0
+    assert table_state(t)["kings_pot"] == 0
 
 
 def test_r28_kings_hand_without_a_live_king_cannot_win() -> None:
@@ -785,26 +785,26 @@ def test_r28_kings_hand_without_a_live_king_cannot_win() -> None:
     t = to_showdown(act(t, type="check", player="Bob"))
     kings = "Ts Js Qs Ks As"
     t = showdown(t, make_grid({"col4": "2c 2d 3h 3s 8c"}, kings=kings, held="K A 9"), kings)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["lines"]["king"]["backed"] is False
     assert result["winning_lines"] == ["col4"]
-    assert t.state()["kings_pot"] == 3
+    assert table_state(t)["kings_pot"] == 3
 
 
 # ------------------------------------------------------------------------------ R29
 def test_r29_fewer_than_two_buyers_end_the_deal_at_once() -> None:
     t = buy(new_table(3), {"Bob": 3})
-    state = t.state()
+    state = table_state(t)
     assert state["step"]["kind"] == "start_deal"
     assert state["result"]["payouts"] == {} and state["result"]["no_play"] is True
     assert state["kings_pot"] == 3 and t.totals.kings_pot == 3
     assert stacks(t) == {"Ann": 100, "Bob": 97, "Cy": 100}
     assert player(t, "Bob")["status"] == "out"
     t = buy(t, {})  # nobody buys: the deal ends at once too, and the king's pot stays
-    assert t.state()["result"]["no_play"] is True
-    assert t.state()["deal_number"] == 2
+    assert table_state(t)["result"]["no_play"] is True
+    assert table_state(t)["deal_number"] == 2
     t = act(t, type="start_deal")
-    assert t.state()["kings_pot"] == 3
+    assert table_state(t)["kings_pot"] == 3
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -817,7 +817,7 @@ def test_r29_last_player_takes_the_betting_pot_and_the_kings_pot_carries(variant
     t = act(t, type="reveal")
     t = act(t, type="bet", player="Bob", amount=5)  # 10 for two cards, never called
     t = act(t, type="fold", player="Cy")
-    state = t.state()
+    state = table_state(t)
     assert state["result"]["uncontested"] is True
     assert state["result"]["winners"] == ["Bob"]
     assert state["result"]["payouts"] == {"Bob": 6}  # 4 of Bob's, 2 of Cy's
@@ -825,7 +825,7 @@ def test_r29_last_player_takes_the_betting_pot_and_the_kings_pot_carries(variant
     assert stacks(t) == {"Ann": 99, "Bob": 100, "Cy": 97}
     assert state["kings_pot"] == 4 and t.totals.kings_pot == 4
     t = buy(t, {"Cy": 1, "Ann": 1})  # the next deal adds its antes to the carried 4
-    assert t.state()["kings_pot"] == 6
+    assert table_state(t)["kings_pot"] == 6
 
 
 # ------------------------------------------------------------------------------ R5
@@ -845,7 +845,7 @@ def test_r5_no_limit_minimum_raise_per_card() -> None:
     t = act(t, type="call", player="Bob")
     t = act(t, type="call", player="Cy")
     assert stacks(t) == {"Ann": 88, "Bob": 76, "Cy": 88}
-    assert t.state()["pot_total"] == 44
+    assert table_state(t)["pot_total"] == 44
 
 
 def test_r5_fixed_limit_bet_sizes_and_four_bets_a_round() -> None:
@@ -890,7 +890,7 @@ def test_r5_short_all_in_does_not_reopen_the_betting() -> None:
     t = act(t, type="call", player="Bob")
     assert refuse(t, type="raise", player="Cy", amount=30).startswith("Cy cannot raise: the all")
     t = act(t, type="call", player="Cy")
-    assert t.state()["pots"] == [{"amount": 45, "eligible": ["Ann", "Bob", "Cy"]}]
+    assert table_state(t)["pots"] == [{"amount": 45, "eligible": ["Ann", "Bob", "Cy"]}]
     assert t.step()["kind"] == "reveal"
 
 
@@ -903,7 +903,7 @@ def test_r5_a_full_raise_reopens_for_a_seat_that_acted_before_it() -> None:
     assert "raise" in t.step()["options"]
     t = act(t, type="raise", player="Bob", amount=40)
     t = act(t, type="call", player="Cy")
-    assert t.state()["pots"] == [
+    assert table_state(t)["pots"] == [
         {"amount": 75, "eligible": ["Ann", "Bob", "Cy"]},
         {"amount": 30, "eligible": ["Bob", "Cy"]},
     ]
@@ -917,8 +917,8 @@ def test_r5_uncalled_bet_goes_back() -> None:
     t = act(t, type="fold", player="Ann")
     # only 4 a card was matched: 6 a card, 12 in all, goes back to Bob
     assert stacks(t) == {"Ann": 99, "Bob": 98 - 8, "Cy": 0}
-    assert t.state()["pots"] == [{"amount": 12, "eligible": ["Bob", "Cy"]}]
-    assert "Bob takes back 12 uncalled." in t.state()["log"]
+    assert table_state(t)["pots"] == [{"amount": 12, "eligible": ["Bob", "Cy"]}]
+    assert "Bob takes back 12 uncalled." in table_state(t)["log"]
     # nobody can bet any more: the cards are turned with no betting (R5)
     kinds = []
     while t.step()["kind"] != "showdown":
@@ -941,7 +941,7 @@ def side_pot_table() -> Table:
 def test_r6_side_pots_by_per_card_layers() -> None:
     t = side_pot_table()
     assert player(t, "Ann")["status"] == "all_in"
-    assert t.state()["pots"] == [
+    assert table_state(t)["pots"] == [
         {"amount": 12, "eligible": ["Ann", "Bob", "Cy"]},  # 3 from each of four cards
         {"amount": 21, "eligible": ["Bob", "Cy"]},  # 7 from each of three cards
     ]
@@ -952,19 +952,19 @@ def test_r6_no_side_pot_while_nobody_is_all_in() -> None:
     t = act(t, type="bet", player="Bob", amount=5)
     t = act(t, type="raise", player="Cy", amount=10)
     # nobody is all in: one pot, which every player still in can win
-    assert t.state()["pots"] == [{"amount": 15, "eligible": ["Ann", "Bob", "Cy"]}]
+    assert table_state(t)["pots"] == [{"amount": 15, "eligible": ["Ann", "Bob", "Cy"]}]
 
 
 def test_r6_a_card_all_in_wins_only_what_it_matched() -> None:
     t = to_showdown(side_pot_table())
     grid = make_grid({"row1": "Ts Js Qs Ks As", "col4": "Ks Kd 3c 3d 3h"}, held="9 T J 2 A")
     t = showdown(t, grid)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["lines"]["col4"]["hand"] == "Full house, threes full of kings"
     assert result["winning_lines"] == ["row1"]
     assert result["payouts"] == {"Ann": 12, "Bob": 21}
     assert stacks(t) == {"Ann": 12, "Bob": 99, "Cy": 89, "Dee": 99}
-    assert t.state()["kings_pot"] == 5
+    assert table_state(t)["kings_pot"] == 5
 
 
 def test_r6_a_card_all_in_at_the_buy_wins_only_the_kings_pot() -> None:
@@ -979,18 +979,18 @@ def test_r6_a_card_all_in_at_the_buy_wins_only_the_kings_pot() -> None:
     t = to_showdown(t)
     kings = "7c 7d 7h 7s 2c"
     t = showdown(t, make_grid({"col4": "Ks Kd 3c 3d 3h"}, kings=kings, held="K 9 A"), kings)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["king"]
     assert result["payouts"] == {"Bob": 3, "Cy": 10}
     assert stacks(t) == {"Ann": 94, "Bob": 3, "Cy": 104}
-    assert t.state()["kings_pot"] == 0
+    assert table_state(t)["kings_pot"] == 0
 
 
 def test_r6_folded_card_chips_stay_in_their_layers() -> None:
     t = side_pot_table()
     t = act(t, type="reveal")
     t = act(t, type="fold", player="Bob", card="T")
-    assert t.state()["pots"] == [
+    assert table_state(t)["pots"] == [
         {"amount": 12, "eligible": ["Ann", "Bob", "Cy"]},
         {"amount": 21, "eligible": ["Bob", "Cy"]},
     ]
@@ -998,7 +998,7 @@ def test_r6_folded_card_chips_stay_in_their_layers() -> None:
     # the ten's royal flush would have won both pots; it is folded, so Cy's jacks take both
     grid = make_grid({"col5": "Ts Js Qs Ks As", "diag": "7c 7d 7h 2s As"}, held="9 T J 2 A")
     t = showdown(t, grid)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["diag"]
     assert result["payouts"] == {"Cy": 33}
 
@@ -1018,8 +1018,8 @@ def tie_table(**rules: Any) -> Table:
 def test_r7_odd_chip_goes_left_of_dealer_first() -> None:
     t = tie_table()
     # from Bob's seat clockwise: Cy before Ann, so Cy takes the odd chip
-    assert t.state()["result"]["payouts"] == {"Ann": 4, "Cy": 5}
-    assert t.state()["kings_pot"] == 3
+    assert table_state(t)["result"]["payouts"] == {"Ann": 4, "Cy": 5}
+    assert table_state(t)["kings_pot"] == 3
 
 
 def test_r7_odd_chips_go_to_the_card_seats_in_order() -> None:
@@ -1031,17 +1031,17 @@ def test_r7_odd_chips_go_to_the_card_seats_in_order() -> None:
     t = act(t, type="call", player="Cy")
     t = act(t, type="call", player="Ann")
     t = to_showdown(t)
-    assert t.state()["pot_total"] == 8
+    assert table_state(t)["pot_total"] == 8
     t = showdown(t, make_grid({"col4": "4s 5s 6s 7s 8s"}, held="9 9 9 A"))
-    assert t.state()["result"]["payouts"] == {"Bob": 6, "Cy": 2}
+    assert table_state(t)["result"]["payouts"] == {"Bob": 6, "Cy": 2}
 
 
 def test_r7_carry_leaves_the_odd_chip_in_the_kings_pot() -> None:
     t = tie_table(odd_chip="carry")
-    assert t.state()["result"]["payouts"] == {"Ann": 4, "Cy": 4}
-    assert t.state()["kings_pot"] == 4 and t.totals.kings_pot == 4
+    assert table_state(t)["result"]["payouts"] == {"Ann": 4, "Cy": 4}
+    assert table_state(t)["kings_pot"] == 4 and t.totals.kings_pot == 4
     t = buy(t, {"Cy": 1, "Ann": 1})
-    assert t.state()["kings_pot"] == 6
+    assert table_state(t)["kings_pot"] == 6
 
 
 def test_r7_carry_of_the_kings_pot_split() -> None:
@@ -1049,8 +1049,8 @@ def test_r7_carry_of_the_kings_pot_split() -> None:
     t = to_showdown(t)
     kings = "7c 7d 7h 7s 2c"
     t = showdown(t, make_grid({}, kings=kings, held="K K A"), kings)
-    assert t.state()["result"]["payouts"] == {"Bob": 1, "Cy": 1}
-    assert t.state()["kings_pot"] == 1  # 3 in two shares: the odd chip stays
+    assert table_state(t)["result"]["payouts"] == {"Bob": 1, "Cy": 1}
+    assert table_state(t)["kings_pot"] == 1  # 3 in two shares: the odd chip stays
 
 
 def test_r7_carry_odd_chip_is_for_the_next_deal_not_the_kings_pot_won_now() -> None:
@@ -1063,7 +1063,7 @@ def test_r7_carry_odd_chip_is_for_the_next_deal_not_the_kings_pot_won_now() -> N
     t = to_showdown(t)
     kings = "5c 6d 7h 8s 9c"
     t = showdown(t, make_grid({"col4": "5d 6h 7s 8c 9d"}, kings=kings, held="K 9 A"), kings)
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winning_lines"] == ["col4", "king"]
     assert result["kings_pot_won"] == 3
     assert result["payouts"] == {"Bob": 4 + 3, "Cy": 4}
@@ -1080,11 +1080,11 @@ def test_r8_undo_refused_at_deal_start() -> None:
 
 def undo_back(t: Table, **body: Any) -> Table:
     """Apply ``body``, undo it, and check the table is as it was."""
-    before = t.state(dealer=True)
+    before = table_state(t, dealer=True)
     after = act(t, **body)
     back = act(after, type="undo")
-    assert without_seq(back.state(dealer=True)) == without_seq(before)
-    assert back.state()["seq"] == t.state()["seq"] + 2
+    assert without_seq(table_state(back, dealer=True)) == without_seq(before)
+    assert table_state(back)["seq"] == table_state(t)["seq"] + 2
     assert back.chips() == t.chips()
     return back
 
@@ -1093,15 +1093,15 @@ def test_r8_undo_a_buy() -> None:
     t = act(new_table(), type="start_deal")
     t = act(t, type="buy", player="Bob", count=2)
     back = undo_back(t, type="buy", player="Cy", count=3)
-    assert back.state()["undone"] == "Cy: buy 3"
-    assert back.state()["kings_pot"] == 2 and back.step()["player"] == "Cy"
+    assert table_state(back)["undone"] == "Cy: buy 3"
+    assert table_state(back)["kings_pot"] == 2 and back.step()["player"] == "Cy"
 
 
 def test_r8_undo_the_buy_that_ended_the_deal() -> None:
     t = act(act(new_table(), type="start_deal"), type="buy", player="Bob", count=2)
     t = act(t, type="buy", player="Cy", count=0)
     back = undo_back(t, type="buy", player="Ann", count=0)
-    assert back.step()["kind"] == "buy" and back.state()["result"] is None
+    assert back.step()["kind"] == "buy" and table_state(back)["result"] is None
 
 
 def test_r8_undo_a_fold_of_one_card() -> None:
@@ -1113,8 +1113,8 @@ def test_r8_undo_a_fold_of_one_card() -> None:
 def test_r8_undo_a_reveal() -> None:
     t = ready({"Bob": ["A", "2"], "Cy": ["3"]})
     back = undo_back(t, type="reveal", cards={"r1c1": "Ah"})
-    assert back.state()["undone"] == "reveal"
-    assert back.state()["grid"]["cells"]["r1c1"] is None
+    assert table_state(back)["undone"] == "reveal"
+    assert table_state(back)["grid"]["cells"]["r1c1"] is None
 
 
 def test_r8_undo_the_showdown_and_the_next_deal_start() -> None:
@@ -1124,13 +1124,13 @@ def test_r8_undo_the_showdown_and_the_next_deal_start() -> None:
     t = to_showdown(act(t, type="call", player="Ann"))
     grid = make_grid({"col4": "4s 5s 6s 7s 8s"}, held="9h 9d 9c A")
     back = undo_back(t, type="showdown", cells=grid, kings_hand=WEAK_KINGS.split())
-    assert back.step()["kind"] == "showdown" and back.state()["pot_total"] == 12
+    assert back.step()["kind"] == "showdown" and table_state(back)["pot_total"] == 12
     done = showdown(back, grid)
     assert stacks(done) == {"Ann": 96, "Bob": 100, "Cy": 100}
     # the next deal has started: the last one can no longer be undone (R8)
     nxt = act(done, type="start_deal")
     assert refuse(nxt, type="undo") == "Nothing to undo: the deal has just started."
-    assert nxt.state()["kings_pot"] == 4
+    assert table_state(nxt)["kings_pot"] == 4
 
 
 def test_r8_undo_everything_back_to_the_start() -> None:
@@ -1138,9 +1138,9 @@ def test_r8_undo_everything_back_to_the_start() -> None:
     t = act(t, type="bet", player="Bob", amount=4)
     t = act(t, type="call", player="Cy")
     start = act(new_table(), type="start_deal")
-    while t.state()["can_undo"]:
+    while table_state(t)["can_undo"]:
         t = act(t, type="undo")
-    assert without_seq(t.state(dealer=True)) == without_seq(start.state(dealer=True))
+    assert without_seq(table_state(t, dealer=True)) == without_seq(table_state(start, dealer=True))
     assert stacks(t) == {"Ann": 100, "Bob": 100, "Cy": 100}
 
 
@@ -1203,7 +1203,7 @@ def test_r9_a_fifth_card_of_a_rank_is_refused_at_a_reveal() -> None:
     assert refuse(t, type="reveal", cards={"r2c4": "Kh"}) == (
         "A deck has only four cards of rank K: check the cards entered.")
     t = act(t, type="reveal", cards={"r2c4": "Qh"})
-    assert t.state()["grid"]["cells"]["r2c4"] == "Qh"
+    assert table_state(t)["grid"]["cells"]["r2c4"] == "Qh"
 
 
 def test_r9_unknown_player_is_refused() -> None:
@@ -1249,7 +1249,7 @@ def illegal_actions(t: Table, rng: random.Random) -> list[dict[str, Any]]:
     """Actions that the rules cannot allow now."""
     step = t.step()
     kind, who = step["kind"], step.get("player")
-    names = [p["name"] for p in t.state()["players"]]
+    names = [p["name"] for p in table_state(t)["players"]]
     bad: list[dict[str, Any]] = [{"type": "buy", "player": "Nobody", "count": 1},
                                  {"type": "check", "player": "Nobody"}]
     if kind != "start_deal":
@@ -1289,7 +1289,7 @@ def illegal_actions(t: Table, rng: random.Random) -> list[dict[str, Any]]:
 
 
 def check_refused(t: Table, body: dict[str, Any]) -> None:
-    before = t.state(dealer=True)
+    before = table_state(t, dealer=True)
     try:
         action = t.prepare(body)
         t.apply(action)
@@ -1297,7 +1297,7 @@ def check_refused(t: Table, body: dict[str, Any]) -> None:
         assert str(err).endswith("."), err
     else:
         raise AssertionError(f"accepted {body} at {t.step()}")
-    assert t.state(dealer=True) == before
+    assert table_state(t, dealer=True) == before
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -1328,16 +1328,16 @@ def test_r3_random_play_conserves_chips_and_refuses_illegal_actions(
             assert t.chips() == total
             step_ok(t)
             # R23: no card still face down at the table is in the public state
-            assert hidden_cards(t).isdisjoint(cards_in(t.state()))
+            assert hidden_cards(t).isdisjoint(cards_in(table_state(t)))
             if t.deal_over:
                 break
             if rng.random() < 0.15:
                 check_refused(t, rng.choice(illegal_actions(t, rng)))
-            if t.state()["can_undo"] and rng.random() < 0.08:
+            if table_state(t)["can_undo"] and rng.random() < 0.08:
                 back = act(t, type="undo")
                 assert back.chips() == total
-                assert without_seq(back.state(dealer=True)) == without_seq(
-                    trail[-2].state(dealer=True))
+                assert without_seq(table_state(back, dealer=True)) == without_seq(
+                    table_state(trail[-2], dealer=True))
                 step_ok(back)
                 if rng.random() < 0.5:
                     t = back
@@ -1347,9 +1347,9 @@ def test_r3_random_play_conserves_chips_and_refuses_illegal_actions(
             trail.append(t)
         else:
             raise AssertionError("a deal did not end")
-        state = t.state()
+        state = table_state(t)
         assert state["kings_pot"] == t.totals.kings_pot >= 0
         assert sum(p["stack"] for p in state["players"]) + state["kings_pot"] == total
         assert all(p["stack"] >= 0 for p in state["players"])
-        if t.state()["can_undo"]:  # the ended deal can still be undone until the next starts
+        if table_state(t)["can_undo"]:  # the ended deal can still be undone until the next starts
             assert act(t, type="undo").chips() == total

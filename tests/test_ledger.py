@@ -1,4 +1,5 @@
-"""Settle-up (dealer_assist.ledger): the fewest transfers that square everyone, held against two
+"""Settle-up (dealer_assist.services.ledger): the fewest transfers that square everyone, held
+against two
 brute forces on small cases and by property (hypothesis) on all sizes up to 22 players and the
 table."""
 
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.ledger import (
+from dealer_assist.services.ledger import (
     EXACT_LIMIT,
     Settlement,
     most_zero_sum_groups,
@@ -170,7 +171,7 @@ def test_the_exact_search_takes_sixteen_balances(values: list[int]) -> None:
         assert all(sum(values[i] for i in g) == 0 for g in groups)
 
 
-@pytest.mark.parametrize("name", ["ledger", "charts"])
+@pytest.mark.parametrize("name", ["services.ledger", "web.charts"])
 def test_module_examples(name: str) -> None:
     module = importlib.import_module(f"dealer_assist.{name}")
     result = doctest.testmod(module)

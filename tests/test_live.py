@@ -16,8 +16,8 @@ from flask.testing import FlaskClient
 from flask_socketio import SocketIO, SocketIOTestClient
 from listeners import Listener
 
-from dealer_assist import storage
-from dealer_assist.app import get_db
+from dealer_assist.services import storage
+from dealer_assist.web.app import get_db
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -277,7 +277,7 @@ def test_an_older_state_is_never_sent_after_a_newer_one(
     app: Flask, socketio: SocketIO, kings: Dealer
 ) -> None:
     """Two actions finishing out of order: the late broadcast of the older state is dropped."""
-    from dealer_assist.live import broadcast
+    from dealer_assist.web.live import broadcast
 
     with app.app_context():
         older = app.extensions["dealer_assist.store"].load(get_db(), kings.id)

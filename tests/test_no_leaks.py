@@ -8,7 +8,7 @@ at each deal's end, so is every public GET route of the url_map (walked, so the 
 ledger, exports, charts and pages added later are scanned too). Each deal is played at a table
 of its own, so that every payload of the table is about that one deal.
 
-"Face down" is ``dealer_assist.views.hidden_cards`` on the rules core's table, which the test
+"Face down" is ``dealer_assist.web.state.hidden_cards`` on the rules core's table, which the test
 keeps in step with the server (King's Pot players' cards before the showdown, folded cards,
 an uncontested winner's cards). A card is looked for as its code (``Ah``, as a word), as the
 pages draw it (``A♥``) and in words (``ace of hearts``).
@@ -31,9 +31,9 @@ from conftest import Server
 from figures import record
 from remote import VARIANT_PLAYERS, RemoteTable
 
-from dealer_assist.app import create_app
-from dealer_assist.cards import card_name, pretty
-from dealer_assist.views import hidden_cards
+from dealer_assist.core.cards import card_name, pretty
+from dealer_assist.web.app import create_app
+from dealer_assist.web.state import hidden_cards
 
 pytestmark = pytest.mark.timeout(300)
 

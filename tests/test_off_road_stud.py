@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
 from table_helpers import act, brute_force_lines, refuse, showdown, stacks
 
-from dealer_assist.autoplay import legal_actions, play_deal
-from dealer_assist.errors import IllegalActionError, SetupError
-from dealer_assist.layouts import CELLS_4, LINES_4
-from dealer_assist.table import Table
+from dealer_assist.core.autoplay import legal_actions, play_deal
+from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.layouts import CELLS_4, LINES_4
+from dealer_assist.core.table import Table
+from dealer_assist.web.state import table_state
 
 E_CELLS = ["r1c2", "r1c3", "r1c4", "r2c1", "r2c2", "r2c4", "r3c1", "r3c2", "r3c3", "r4c1",
            "r4c3", "r4c4"]
@@ -81,7 +82,7 @@ def to_showdown(t: Table) -> Table:
 
 @pytest.mark.parametrize("count", [2, 12])
 def test_r40_two_to_twelve_players(count: int) -> None:
-    assert len(make([f"P{i}" for i in range(count)]).state()["players"]) == count
+    assert len(table_state(make([f"P{i}" for i in range(count)]))["players"]) == count
 
 
 @pytest.mark.parametrize("count", [1, 13])
@@ -93,26 +94,26 @@ def test_r40_fewer_than_two_or_more_than_twelve_players_refused(count: int) -> N
 def test_r40_everyone_antes_one_by_default() -> None:
     t = act(make(["Ann", "Bob", "Cy", "Di"]), type="start_deal")
     assert stacks(t) == {"Ann": 99, "Bob": 99, "Cy": 99, "Di": 99}
-    assert t.state()["pot_total"] == 4
-    assert t.state()["pots"] == [{"amount": 4, "eligible": ["Ann", "Bob", "Cy", "Di"]}]
+    assert table_state(t)["pot_total"] == 4
+    assert table_state(t)["pots"] == [{"amount": 4, "eligible": ["Ann", "Bob", "Cy", "Di"]}]
 
 
 def test_r40_house_ante() -> None:
     t = act(make(["Ann", "Bob", "Cy"], ante=5), type="start_deal")
     assert stacks(t) == {"Ann": 95, "Bob": 95, "Cy": 95}
-    assert t.state()["pot_total"] == 15
+    assert table_state(t)["pot_total"] == 15
 
 
 def test_r40_a_short_stack_antes_what_it_has_and_is_all_in() -> None:
     t = act(make(["Ann", {"name": "Bob", "stack": 2}, "Cy"], ante=5), type="start_deal")
     assert stacks(t) == {"Ann": 95, "Bob": 0, "Cy": 95}
-    assert [p["status"] for p in t.state()["players"]] == ["in", "all_in", "in"]
+    assert [p["status"] for p in table_state(t)["players"]] == ["in", "all_in", "in"]
 
 
 def test_r40_a_player_with_no_chips_sits_the_deal_out() -> None:
     t = act(make(["Ann", {"name": "Bob", "stack": 0}, "Cy"]), type="start_deal")
-    assert [p["status"] for p in t.state()["players"]] == ["in", "out", "in"]
-    assert t.state()["pot_total"] == 2
+    assert [p["status"] for p in table_state(t)["players"]] == ["in", "out", "in"]
+    assert table_state(t)["pot_total"] == 2
 
 
 # ----------------------------------------------------------------------------- R41
@@ -124,10 +125,10 @@ def test_r41_the_twelve_e_cards_first_then_two_hole_cards_then_round_1() -> None
     assert (step["kind"], step["cells"]) == ("reveal", E_CELLS)
     assert sorted(E_CELLS + D_CELLS) == sorted(CELLS_4)
     t = act(t, type="reveal", cards={c: SQUARE[c] for c in E_CELLS})
-    cells = t.state()["grid"]["cells"]
+    cells = table_state(t)["grid"]["cells"]
     assert all(cells[c] == SQUARE[c] for c in E_CELLS)
     assert all(cells[c] is None for c in D_CELLS)  # the D cards stay down
-    assert t.state()["grid"]["marks"] == {c: "D" if c in D_CELLS else "E" for c in CELLS_4}
+    assert table_state(t)["grid"]["marks"] == {c: "D" if c in D_CELLS else "E" for c in CELLS_4}
     step = t.step()
     assert step == {"kind": "next", "player": None,
                     "instruction": "Deal two hole cards to each player, then tap Next."}
@@ -147,7 +148,7 @@ def test_r41_third_hole_card_round_2_then_d_cards_round_3_then_showdown() -> Non
     step = t.step()
     assert (step["kind"], step["cells"]) == ("reveal", D_CELLS)
     t = act(t, type="reveal")
-    assert all(v == "up" for c, v in t.state()["grid"]["cells"].items() if c in D_CELLS)
+    assert all(v == "up" for c, v in table_state(t)["grid"]["cells"].items() if c in D_CELLS)
     assert (t.step()["round"], t.step()["player"]) == ("Round 3", "Bob")
     t = check_round(t)
     step = t.step()
@@ -170,7 +171,7 @@ def test_r41_second_deal_starts_left_of_the_new_dealer() -> None:
     t = act(t, type="fold", player="Cy")
     assert stacks(t) == {"Ann": 102, "Bob": 99, "Cy": 99}
     t = start(t)
-    assert t.state()["dealer"] == "Bob"
+    assert table_state(t)["dealer"] == "Bob"
     assert t.step()["player"] == "Cy"
 
 
@@ -180,13 +181,13 @@ def test_r41_second_deal_starts_left_of_the_new_dealer() -> None:
 def test_r42_every_line_that_gives_the_best_hand_is_named() -> None:
     t = to_showdown(start(make(["Ann", "Bob"])))
     t = showdown(t, SQUARE, {"Ann": "As Ad 4c", "Bob": "Ks Kd 4h"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["hands"]["Ann"]["hand"] == "Pair of aces"
     assert result["hands"]["Ann"]["lines"] == ALL_LINES
     assert result["hands"]["Bob"]["hand"] == "Pair of kings"
     assert result["winners"] == ["Ann"] and result["winning_lines"] == sorted(ALL_LINES)
     assert stacks(t) == {"Ann": 101, "Bob": 99}
-    assert t.state()["log"][-1] == (
+    assert table_state(t)["log"][-1] == (
         "Ann wins with pair of aces (row 1, row 2, row 3, row 4, column 1, column 2, "
         "column 3, column 4, the diagonal, the anti-diagonal).")
 
@@ -197,7 +198,7 @@ def test_r42_three_hole_cards_and_four_cards_of_one_line() -> None:
     cells = dict(SQUARE, r2c3="Ac", r2c4="Ah")
     t = to_showdown(start(make(["Ann", "Bob"]), cells))
     t = showdown(t, {c: cells[c] for c in D_CELLS}, {"Ann": "As Ad 4c", "Bob": "Ks Kd Qh"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["hands"]["Ann"]["hand"] == "Four of a kind, aces"
     assert result["hands"]["Ann"]["lines"] == ["row2"]
     assert sorted(result["hands"]["Ann"]["cards"]) == sorted(["As", "Ad", "Ac", "Ah", "4c"])
@@ -212,7 +213,7 @@ def test_r42_cards_of_two_lines_never_combine() -> None:
     # the hearts of two lines together would make a flush, but no line does.
     t = to_showdown(start(make(["Ann", "Bob"])))
     t = showdown(t, SQUARE, {"Ann": "Ah Kh Qh", "Bob": "Js Jd 4c"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["hands"]["Ann"]["hand"] == "High card, ace"
     assert result["winners"] == ["Bob"]
 
@@ -221,7 +222,7 @@ def test_r42_identical_hands_split() -> None:
     t = to_showdown(start(make(["Ann", "Bob", "Cy", "Di"])))
     t = showdown(t, SQUARE, {"Ann": "Js Jd 4c", "Bob": "Jh Jc 4d", "Cy": "Ts Td 4h",
                              "Di": "Th Tc 4s"})
-    assert t.state()["result"]["winners"] == ["Ann", "Bob"]
+    assert table_state(t)["result"]["winners"] == ["Ann", "Bob"]
     assert stacks(t) == {"Ann": 101, "Bob": 101, "Cy": 99, "Di": 99}
 
 
@@ -234,7 +235,7 @@ def test_r42_declared_lines_match_brute_force(rnd: random.Random) -> None:
     holes = {"Ann": deck[16:19], "Bob": deck[19:22], "Cy": deck[22:25]}
     t = to_showdown(start(make(["Ann", "Bob", "Cy"])))
     t = showdown(t, cells, {n: " ".join(h) for n, h in holes.items()})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     scores = {}
     for name, hole in holes.items():
         scores[name], lines = brute_force_lines(hole, cells, LINES_4)
@@ -251,7 +252,7 @@ def test_r4_button_moves_one_seat_clockwise_every_deal() -> None:
     seen = []
     for _ in range(4):
         t = start(t)
-        seen.append(t.state()["dealer"])
+        seen.append(table_state(t)["dealer"])
         t = act(t, type="fold", player=t.step()["player"])
         t = act(t, type="fold", player=t.step()["player"])
     assert seen == ["Ann", "Bob", "Cy", "Ann"]
@@ -262,7 +263,7 @@ def test_r4_button_skips_a_player_with_no_chips() -> None:
     dealers = []
     for _ in range(3):
         t = start(t)
-        dealers.append(t.state()["dealer"])
+        dealers.append(table_state(t)["dealer"])
         t = act(t, type="fold", player=t.step()["player"])
     assert dealers == ["Ann", "Bob", "Ann"]
 
@@ -336,7 +337,7 @@ def test_r5_short_all_in_does_not_reopen_the_betting() -> None:
     refuse(t, "did not reopen the betting", type="raise", player="Bob", amount=30)
     t = act(t, type="call", player="Bob")
     assert t.step()["kind"] == "next"
-    assert t.state()["pots"] == [{"amount": 39, "eligible": ["Ann", "Bob", "Cy"]}]
+    assert table_state(t)["pots"] == [{"amount": 39, "eligible": ["Ann", "Bob", "Cy"]}]
 
 
 def test_r5_all_in_and_called_turns_the_rest_without_betting() -> None:
@@ -358,7 +359,7 @@ def test_r5_uncalled_bet_goes_back() -> None:
     t = act(t, type="raise", player="Cy", amount=40)
     t = act(t, type="fold", player="Ann")
     assert stacks(t) == {"Ann": 99, "Bob": 0, "Cy": 89}
-    assert t.state()["pot_total"] == 23
+    assert table_state(t)["pot_total"] == 23
 
 
 # ----------------------------------------------------------------------------- R6
@@ -376,7 +377,7 @@ def side_pot_deal() -> Table:
 
 def test_r6_three_all_ins_make_a_main_pot_and_two_side_pots() -> None:
     t = side_pot_deal()
-    assert t.state()["pots"] == [
+    assert table_state(t)["pots"] == [
         {"amount": 44, "eligible": ["Ann", "Bob", "Cy", "Di"]},
         {"amount": 30, "eligible": ["Ann", "Cy", "Di"]},
         {"amount": 20, "eligible": ["Ann", "Di"]},
@@ -388,7 +389,7 @@ def test_r6_each_layer_goes_to_the_best_hand_among_its_players() -> None:
     t = to_showdown(side_pot_deal())
     t = showdown(t, SQUARE, {"Ann": "Js Jd 4c", "Bob": "As Ad 4h", "Cy": "Ks Kd 4d",
                              "Di": "Qs Qd 4s"})
-    assert t.state()["result"]["payouts"] == {"Bob": 44, "Cy": 30, "Di": 20}
+    assert table_state(t)["result"]["payouts"] == {"Bob": 44, "Cy": 30, "Di": 20}
     assert stacks(t) == {"Ann": 69, "Bob": 44, "Cy": 30, "Di": 20}
 
 
@@ -398,7 +399,7 @@ def test_r6_a_side_pot_split_between_two_of_its_players() -> None:
     t = showdown(t, SQUARE, {"Ann": "Js Jd 4c", "Bob": "Ts Td 4h", "Cy": "Qs 7d 4d",
                              "Di": "Jh Jc 4s"})
     # main 44 and side 30 split 22/15 each; side 20 split 10/10
-    assert t.state()["result"]["payouts"] == {"Ann": 47, "Di": 47}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 47, "Di": 47}
     assert stacks(t) == {"Ann": 116, "Bob": 0, "Cy": 0, "Di": 47}
 
 
@@ -409,18 +410,18 @@ def test_r7_odd_chip_to_the_first_sharing_seat_left_of_dealer() -> None:
     t = to_showdown(start(make(["Ann", "Bob", "Cy"])))
     t = showdown(t, SQUARE, {"Ann": "Js Jd 4c", "Bob": "Ts Td 4h", "Cy": "Jh Jc 4d"})
     # pot 3, Ann and Cy share: seats from Ann's left are Bob, Cy, Ann: Cy takes the odd chip
-    assert t.state()["result"]["payouts"] == {"Ann": 1, "Cy": 2}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 1, "Cy": 2}
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101}
 
 
 def test_r7_carry_keeps_the_odd_chip_for_the_next_deal() -> None:
     t = to_showdown(start(make(["Ann", "Bob", "Cy"], odd_chip="carry")))
     t = showdown(t, SQUARE, {"Ann": "Js Jd 4c", "Bob": "Ts Td 4h", "Cy": "Jh Jc 4d"})
-    assert t.state()["result"]["payouts"] == {"Ann": 1, "Cy": 1}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 1, "Cy": 1}
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100}
     assert t.totals.carry == 1 and t.chips() == 300
     t = start(t)
-    assert t.state()["pot_total"] == 4 and t.state()["carried"] == 1
+    assert table_state(t)["pot_total"] == 4 and table_state(t)["carried"] == 1
     t = act(t, type="bet", player="Cy", amount=10)
     t = act(t, type="fold", player="Ann")
     t = act(t, type="fold", player="Bob")
@@ -435,21 +436,21 @@ def test_r8_undo_a_bet() -> None:
     t = start(make(["Ann", "Bob", "Cy"]))
     t2 = act(t, type="bet", player="Bob", amount=7)
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "Bob: bet 7"
-    assert t3.state()["players"] == t.state()["players"] and t3.step() == t.step()
+    assert table_state(t3)["undone"] == "Bob: bet 7"
+    assert table_state(t3)["players"] == table_state(t)["players"] and t3.step() == t.step()
 
 
 def test_r8_undo_the_e_cards_and_the_d_cards() -> None:
     t = act(make(["Ann", "Bob"]), type="start_deal")
     t2 = act(t, type="reveal", cards={"r1c2": "Kh"})
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "reveal"
-    assert t3.state()["grid"] == t.state()["grid"]
+    assert table_state(t3)["undone"] == "reveal"
+    assert table_state(t3)["grid"] == table_state(t)["grid"]
     t = check_round(act(check_round(act(t2, type="next")), type="next"))
     t2 = act(t, type="reveal", cards={"r1c1": "Kd"})
     t3 = act(t2, type="undo")
     assert t3.step() == t.step()
-    assert t3.state()["grid"]["cells"]["r1c1"] is None
+    assert table_state(t3)["grid"]["cells"]["r1c1"] is None
 
 
 def test_r8_undo_the_showdown() -> None:
@@ -457,7 +458,7 @@ def test_r8_undo_the_showdown() -> None:
     t2 = showdown(t, SQUARE, {"Ann": "Js Jd 4c", "Bob": "As Ad 4h"})
     assert stacks(t2) == {"Ann": 99, "Bob": 101}
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "showdown" and t3.state()["result"] is None
+    assert table_state(t3)["undone"] == "showdown" and table_state(t3)["result"] is None
     assert stacks(t3) == {"Ann": 99, "Bob": 99}
     t4 = showdown(t3, SQUARE, {"Ann": "Js Jd 4c", "Bob": "Ts Td 4h"})
     assert stacks(t4) == {"Ann": 101, "Bob": 99}
@@ -528,7 +529,7 @@ def illegal_actions(t: Table) -> list[dict[str, Any]]:
     if kind != "reveal":
         bodies.append({"type": "reveal"})
     if kind == "bet":
-        others = [p["name"] for p in t.state()["players"] if p["name"] != step["player"]]
+        others = [p["name"] for p in table_state(t)["players"] if p["name"] != step["player"]]
         bodies.append({"type": "fold", "player": others[0]})
         if step["min_raise_to"] and step["min_raise_to"] > step["current_bet"] + 1:
             verb = "raise" if step["current_bet"] else "bet"
@@ -569,10 +570,10 @@ def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
             assert (step["player"] is not None) == (step["kind"] == "bet")
             if rng.random() < 0.3:
                 body = rng.choice(illegal_actions(t))
-                before = t.state(dealer=True)
+                before = table_state(t, dealer=True)
                 assert not t.can(t.prepare(body)), body
-                assert t.state(dealer=True) == before
-            if t.state()["can_undo"] and rng.random() < 0.1:
+                assert table_state(t, dealer=True) == before
+            if table_state(t)["can_undo"] and rng.random() < 0.1:
                 t = act(t, type="undo")
                 continue
             options = legal_actions(t, rng)

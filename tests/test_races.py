@@ -30,7 +30,7 @@ from conftest import Server
 from figures import record
 from remote import RemoteTable, sync
 
-from dealer_assist.table import Table
+from dealer_assist.core.table import Table
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from sqlite_utils import Database
 
-from dealer_assist import storage
-from dealer_assist.auth import hash_token
-from dealer_assist.errors import IllegalActionError
-from dealer_assist.table import Table, TableSetup
+from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.services import storage
+from dealer_assist.services.auth import hash_token
+from dealer_assist.web.state import table_state
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -146,7 +147,7 @@ def test_a_second_process_never_acts_on_a_stale_state(db_path: Path) -> None:
         b.act(db_b, "t1", {"type": "next"})
     accepted = b.act(db_b, "t1", {"type": "call", "player": "Bob"})
     assert accepted.table.seq == 4
-    assert load(a, db_a).state() == accepted.table.state()
+    assert table_state(load(a, db_a)) == table_state(accepted.table)
     db_a.close()
     db_b.close()
 
@@ -207,15 +208,15 @@ def test_a_restart_replays_only_the_last_deal(db: Database) -> None:
     for dealer in range(3):
         play_texas_deal(store, db, dealer)
     # each dealer took the blinds once (+3) and paid the small (1) and the big (2) once
-    state = load(store, db).state()
+    state = table_state(load(store, db))
     assert [p["stack"] for p in state["players"]] == [100, 100, 100]
     assert (state["deal_number"], state["seq"]) == (3, 15)
     table = store.act(db, "t1", {"type": "start_deal"}).table
-    before = table.state(dealer=True)
+    before = table_state(table, dealer=True)
     # spoil every record of the earlier deals: a restart must not need them
     db.execute("UPDATE actions SET record_json = 'spoilt' WHERE deal_number < 4")
     restored = load(storage.TableStore(), db)
-    assert restored.state(dealer=True) == before
+    assert table_state(restored, dealer=True) == before
     assert restored.seq == 16
 
 
@@ -226,9 +227,9 @@ def test_a_replay_with_undo_records_gives_the_same_table(db: Database) -> None:
                  {"type": "undo"}, {"type": "buy", "player": "Bob", "count": 1},
                  {"type": "buy", "player": "Cy", "count": 3}, {"type": "undo"}, {"type": "undo"}):
         table = store.act(db, "t1", body).table
-    assert table.seq == 7 and table.state()["undone"] == "Bob: buy 1"
+    assert table.seq == 7 and table_state(table)["undone"] == "Bob: buy 1"
     restored = load(storage.TableStore(), db)
-    assert restored.state(dealer=True) == table.state(dealer=True)
+    assert table_state(restored, dealer=True) == table_state(table, dealer=True)
 
 
 def test_list_tables_counts_deals(db: Database) -> None:

@@ -21,10 +21,11 @@ from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
 from table_helpers import act, brute_force_lines, refuse, showdown, stacks
 
-from dealer_assist.autoplay import legal_actions, play_deal
-from dealer_assist.errors import SetupError
-from dealer_assist.layouts import CELLS_5, LINES_5
-from dealer_assist.table import Table
+from dealer_assist.core.autoplay import legal_actions, play_deal
+from dealer_assist.core.errors import SetupError
+from dealer_assist.core.layouts import CELLS_5, LINES_5
+from dealer_assist.core.table import Table
+from dealer_assist.web.state import table_state
 
 FLOP = ["r1c1", "r2c4", "r3c2", "r4c5", "r5c3", "r1c3", "r2c1", "r3c4", "r4c2", "r5c5",
         "r1c5", "r2c3", "r3c1", "r4c4", "r5c2"]
@@ -93,7 +94,7 @@ def to_showdown(t: Table) -> Table:
 @pytest.mark.parametrize("count", [2, 13])
 def test_r30_two_to_thirteen_players(count: int) -> None:
     t = make([f"P{i}" for i in range(count)])
-    assert len(t.state()["players"]) == count
+    assert len(table_state(t)["players"]) == count
 
 
 @pytest.mark.parametrize("count", [1, 14])
@@ -104,7 +105,7 @@ def test_r30_fewer_than_two_or_more_than_thirteen_players_refused(count: int) ->
 
 def test_r30_blinds_left_of_dealer_and_preflop_starts_left_of_big_blind() -> None:
     t = start(make(["Ann", "Bob", "Cy", "Di"]))
-    s = t.state()
+    s = table_state(t)
     assert s["dealer"] == "Ann"
     # default blinds 1 and 2, no ante: Bob (small) and Cy (big) are the two seats left of Ann
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 98, "Di": 100}
@@ -134,7 +135,7 @@ def test_r30_big_blind_has_the_option_when_everyone_calls() -> None:
 
 def test_r30_heads_up_dealer_posts_small_blind_and_acts_first_preflop() -> None:
     t = start(make(["Ann", "Bob"]))
-    assert t.state()["dealer"] == "Ann"
+    assert table_state(t)["dealer"] == "Ann"
     assert stacks(t) == {"Ann": 99, "Bob": 98}
     step = t.step()
     assert (step["player"], step["to_call"]) == ("Ann", 1)
@@ -155,7 +156,7 @@ def test_r30_heads_up_second_deal_swaps_the_blinds() -> None:
     t = act(t, type="fold", player="Ann")  # Bob takes the blinds
     assert stacks(t) == {"Ann": 99, "Bob": 101}
     t = start(t)
-    assert t.state()["dealer"] == "Bob"
+    assert table_state(t)["dealer"] == "Bob"
     assert stacks(t) == {"Ann": 97, "Bob": 100}
     assert t.step()["player"] == "Bob"
 
@@ -179,10 +180,10 @@ def test_r30_later_rounds_skip_a_folded_seat_left_of_dealer() -> None:
 
 
 def test_r30_ante_is_optional_and_off_by_default() -> None:
-    assert start(make(["Ann", "Bob", "Cy"])).state()["pot_total"] == 3
+    assert table_state(start(make(["Ann", "Bob", "Cy"])))["pot_total"] == 3
     t = start(make(["Ann", "Bob", "Cy"], ante=1))
     assert stacks(t) == {"Ann": 99, "Bob": 98, "Cy": 97}
-    assert t.state()["pot_total"] == 6
+    assert table_state(t)["pot_total"] == 6
     # the ante is not part of the pre-flop bet: Ann still has 2 to call
     assert t.step()["to_call"] == 2
 
@@ -199,7 +200,7 @@ def test_r30_two_hole_cards_each() -> None:
 
 def test_r31_preflop_betting_with_the_grid_down() -> None:
     t = start(make(["Ann", "Bob", "Cy"]))
-    s = t.state()
+    s = table_state(t)
     assert s["step"]["kind"] == "bet" and s["step"]["round"] == "Pre-flop"
     assert set(s["grid"]["cells"].values()) == {None}
 
@@ -210,12 +211,12 @@ def test_r31_flop_turns_fifteen_cells() -> None:
     assert step["kind"] == "reveal"
     assert step["cells"] == FLOP
     # the flop is exactly the cells marked 1, 2 and 3, three in every line
-    marks = t.state()["grid"]["marks"]
+    marks = table_state(t)["grid"]["marks"]
     assert sorted(FLOP) == sorted(c for c, m in marks.items() if m in "123")
     for line in LINES_5.values():
         assert len(set(line) & set(FLOP)) == 3
     t = act(t, type="reveal")
-    cells = t.state()["grid"]["cells"]
+    cells = table_state(t)["grid"]["cells"]
     assert sorted(c for c, v in cells.items() if v == "up") == sorted(FLOP)
     assert (t.step()["kind"], t.step()["round"]) == ("bet", "Flop")
 
@@ -243,7 +244,7 @@ def test_r31_flop_cards_entered_by_list_land_in_flop_order() -> None:
     t = check_round(start(make(["Ann", "Bob", "Cy"])))
     cards = [JUNK[c] for c in FLOP]
     t = act(t, type="reveal", cards=cards)
-    shown = t.state()["grid"]["cells"]
+    shown = table_state(t)["grid"]["cells"]
     assert all(shown[c] == JUNK[c] for c in FLOP)
     assert all(shown[c] is None for c in TURN + RIVER)
 
@@ -259,7 +260,7 @@ def test_r31_a_turn_cell_cannot_be_turned_on_the_flop() -> None:
 def test_r32_seed_example_straight_flush_on_row1_beats_aces_full_on_column2() -> None:
     t = to_showdown(start(make(["A", "B"])))
     t = showdown(t, SEED, {"A": "As Ad", "B": "7h 8h"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["hands"]["A"]["hand"] == "Full house, aces full of fours"
     assert result["hands"]["A"]["lines"] == ["col2"]
     assert sorted(result["hands"]["A"]["cards"]) == sorted(["As", "Ad", "Ac", "4s", "4d"])
@@ -269,7 +270,7 @@ def test_r32_seed_example_straight_flush_on_row1_beats_aces_full_on_column2() ->
     assert result["winning_lines"] == ["row1"]
     assert result["payouts"] == {"B": 4}
     assert stacks(t) == {"A": 98, "B": 102}
-    assert "B wins with straight flush, jack high (row 1)." in t.state()["log"]
+    assert "B wins with straight flush, jack high (row 1)." in table_state(t)["log"]
 
 
 def test_r32_names_every_line_that_gives_the_same_best_hand() -> None:
@@ -283,11 +284,11 @@ Qd Kc 6d Qs Jc
 """)
     t = to_showdown(start(make(["A", "B"])))
     t = showdown(t, cells, {"A": "As Ad", "B": "Kh Kd"})
-    hand = t.state()["result"]["hands"]["A"]
+    hand = table_state(t)["result"]["hands"]["A"]
     assert hand["hand"] == "Full house, aces full of fours"
     assert sorted(hand["lines"]) == ["col2", "row4"]
-    assert t.state()["result"]["winning_lines"] == ["col2", "row4"]
-    assert "A wins with full house, aces full of fours (row 4, column 2)." in t.state()["log"]
+    assert table_state(t)["result"]["winning_lines"] == ["col2", "row4"]
+    assert "A wins with full house, aces full of fours (row 4, column 2)." in table_state(t)["log"]
 
 
 def test_r32_cards_of_two_lines_never_combine() -> None:
@@ -295,7 +296,7 @@ def test_r32_cards_of_two_lines_never_combine() -> None:
     # but no single line holds more than two hearts, so there is no flush.
     t = to_showdown(start(make(["Ann", "Bob"])))
     t = showdown(t, JUNK, {"Ann": "Ah Kh", "Bob": "Qs Qd"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["hands"]["Ann"]["hand"] == "Two pair, nines and eights"
     assert result["hands"]["Ann"]["lines"] == ["col5"]
     assert result["hands"]["Bob"]["hand"] == "Two pair, queens and tens"
@@ -305,7 +306,7 @@ def test_r32_cards_of_two_lines_never_combine() -> None:
 def test_r32_identical_hands_split_the_pot() -> None:
     t = to_showdown(start(make(["Ann", "Bob"])))
     t = showdown(t, JUNK, {"Ann": "Jh Js", "Bob": "Jc Jd"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winners"] == ["Ann", "Bob"]
     assert result["payouts"] == {"Ann": 2, "Bob": 2}
     assert stacks(t) == {"Ann": 100, "Bob": 100}
@@ -320,7 +321,7 @@ def test_r32_declared_lines_match_brute_force(rnd: random.Random) -> None:
     holes = {"Ann": deck[25:27], "Bob": deck[27:29]}
     t = to_showdown(start(make(["Ann", "Bob"])))
     t = showdown(t, cells, {n: " ".join(h) for n, h in holes.items()})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     scores = {}
     for name, hole in holes.items():
         scores[name], lines = brute_force_lines(hole, cells, LINES_5)
@@ -337,7 +338,7 @@ def test_r4_button_moves_one_seat_clockwise_every_deal() -> None:
     seen = []
     for _ in range(4):
         t = start(t)
-        seen.append(t.state()["dealer"])
+        seen.append(table_state(t)["dealer"])
         t = act(t, type="fold", player=t.step()["player"])
         t = act(t, type="fold", player=t.step()["player"])
         assert t.deal_over
@@ -351,7 +352,7 @@ def test_r4_blinds_follow_the_button() -> None:
     t = act(t, type="fold", player="Bob")  # Cy takes 3
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101, "Di": 100}
     t = start(t)
-    assert t.state()["dealer"] == "Bob"
+    assert table_state(t)["dealer"] == "Bob"
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100, "Di": 98}
     assert t.step()["player"] == "Ann"
 
@@ -437,7 +438,7 @@ def test_r5_pot_limit_maximum_is_the_pot_after_the_call() -> None:
     refuse(t, "pot limit allows at most 23", type="raise", player="Bob", amount=24)
     t = act(t, type="call", player="Bob")
     t = act(t, type="call", player="Cy")
-    assert t.state()["pot_total"] == 21
+    assert table_state(t)["pot_total"] == 21
     t = act(t, type="reveal")
     assert t.step()["max_raise_to"] == 21  # the opening bet is at most the pot
     refuse(t, "pot limit allows at most 21", type="bet", player="Bob", amount=22)
@@ -503,8 +504,8 @@ def test_r5_uncalled_part_of_a_bet_goes_back() -> None:
     t = act(t, type="fold", player="Ann")
     # Cy's 42 that nobody could call goes back
     assert stacks(t) == {"Ann": 98, "Bob": 0, "Cy": 90}
-    assert t.state()["pots"] == [{"amount": 22, "eligible": ["Bob", "Cy"]}]
-    assert "Cy takes back 42 uncalled." in t.state()["log"]
+    assert table_state(t)["pots"] == [{"amount": 22, "eligible": ["Bob", "Cy"]}]
+    assert "Cy takes back 42 uncalled." in table_state(t)["log"]
 
 
 def test_r5_uncalled_bet_back_when_everyone_folds() -> None:
@@ -514,7 +515,7 @@ def test_r5_uncalled_bet_back_when_everyone_folds() -> None:
     t = act(t, type="fold", player="Cy")
     assert t.deal_over
     assert stacks(t) == {"Ann": 103, "Bob": 99, "Cy": 98}
-    assert t.state()["result"]["winners"] == ["Ann"]
+    assert table_state(t)["result"]["winners"] == ["Ann"]
 
 
 # ----------------------------------------------------------------------------- R6
@@ -533,18 +534,18 @@ def side_pot_deal() -> Table:
 
 def test_r6_three_all_ins_make_a_main_pot_and_two_side_pots() -> None:
     t = side_pot_deal()
-    assert t.state()["pots"] == [
+    assert table_state(t)["pots"] == [
         {"amount": 40, "eligible": ["Ann", "Bob", "Cy", "Di"]},
         {"amount": 30, "eligible": ["Ann", "Cy", "Di"]},
         {"amount": 20, "eligible": ["Ann", "Di"]},
     ]
-    assert [p["status"] for p in t.state()["players"]] == ["in", "all_in", "all_in", "all_in"]
+    assert [p["status"] for p in table_state(t)["players"]] == ["in", "all_in", "all_in", "all_in"]
 
 
 def test_r6_each_layer_goes_to_the_best_hand_among_its_players() -> None:
     t = to_showdown(side_pot_deal())
     t = showdown(t, JUNK, {"Ann": "Js Jd", "Bob": "As Ad", "Cy": "Ks Kd", "Di": "Qs Qd"})
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["payouts"] == {"Bob": 40, "Cy": 30, "Di": 20}
     assert stacks(t) == {"Ann": 70, "Bob": 40, "Cy": 30, "Di": 20}
 
@@ -557,9 +558,9 @@ def test_r6_the_biggest_stack_with_the_best_hand_takes_every_layer() -> None:
 
 def test_r6_no_side_pot_while_nobody_is_all_in() -> None:
     t = start(make(["Ann", "Bob", "Cy"]))
-    assert t.state()["pots"] == [{"amount": 3, "eligible": ["Ann", "Bob", "Cy"]}]
+    assert table_state(t)["pots"] == [{"amount": 3, "eligible": ["Ann", "Bob", "Cy"]}]
     t = act(t, type="raise", player="Ann", amount=10)
-    assert t.state()["pots"] == [{"amount": 13, "eligible": ["Ann", "Bob", "Cy"]}]
+    assert table_state(t)["pots"] == [{"amount": 13, "eligible": ["Ann", "Bob", "Cy"]}]
 
 
 def test_r6_folded_chips_stay_in_the_layers_they_reached() -> None:
@@ -567,7 +568,7 @@ def test_r6_folded_chips_stay_in_the_layers_they_reached() -> None:
     t = act(t, type="raise", player="Ann", amount=30)
     t = act(t, type="all_in", player="Bob")
     t = act(t, type="fold", player="Cy")  # Cy's big blind, 2, stays in the main pot
-    assert t.state()["pots"] == [{"amount": 22, "eligible": ["Ann", "Bob"]}]
+    assert table_state(t)["pots"] == [{"amount": 22, "eligible": ["Ann", "Bob"]}]
     assert stacks(t)["Ann"] == 90  # 20 of Ann's 30 were not called
     t = to_showdown(t)
     t = showdown(t, JUNK, {"Ann": "Ks Kd", "Bob": "As Ad"})
@@ -589,7 +590,7 @@ def split_deal(**rules: Any) -> Table:
 
 def test_r7_odd_chip_to_the_first_sharing_seat_left_of_dealer() -> None:
     t = split_deal()
-    assert t.state()["result"]["payouts"] == {"Ann": 2, "Cy": 3}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 2, "Cy": 3}
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101}
 
 
@@ -605,17 +606,17 @@ def test_r7_odd_chip_order_starts_from_the_dealer_left_not_seat_one() -> None:
     t = to_showdown(t)
     t = showdown(t, JUNK, {"Ann": "Jh Js", "Bob": "Jc Jd"})
     # seats from Bob's left: Cy (folded), Ann, Bob: Ann takes the odd chip
-    assert t.state()["result"]["payouts"] == {"Ann": 3, "Bob": 2}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 3, "Bob": 2}
     assert stacks(t) == {"Ann": 101, "Bob": 99, "Cy": 100}
 
 
 def test_r7_carry_keeps_the_odd_chip_for_the_next_deal() -> None:
     t = split_deal(odd_chip="carry")
-    assert t.state()["result"]["payouts"] == {"Ann": 2, "Cy": 2}
+    assert table_state(t)["result"]["payouts"] == {"Ann": 2, "Cy": 2}
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100}
     assert t.totals.carry == 1 and t.chips() == 300
     t = start(t)  # Bob deals, Cy and Ann post the blinds; the odd chip is in the pot
-    s = t.state()
+    s = table_state(t)
     assert s["carried"] == 1
     assert s["pot_total"] == 4
     assert sum(pot["amount"] for pot in s["pots"]) == 4
@@ -630,11 +631,11 @@ def test_r7_carry_keeps_the_odd_chip_for_the_next_deal() -> None:
 
 def test_r8_undo_a_bet() -> None:
     t = start(make(["Ann", "Bob", "Cy"]))
-    before = t.state(dealer=True)
+    before = table_state(t, dealer=True)
     t2 = act(t, type="raise", player="Ann", amount=10)
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "Ann: raise 10"
-    s = t3.state(dealer=True)
+    assert table_state(t3)["undone"] == "Ann: raise 10"
+    s = table_state(t3, dealer=True)
     for key in ("players", "step", "pots", "pot_total", "grid", "result"):
         assert s[key] == before[key]
     assert t3.seq == t2.seq + 1
@@ -644,9 +645,9 @@ def test_r8_undo_a_reveal() -> None:
     t = check_round(start(make(["Ann", "Bob", "Cy"])))
     t2 = act(t, type="reveal", cards=[JUNK[c] for c in FLOP])
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "reveal"
+    assert table_state(t3)["undone"] == "reveal"
     assert t3.step() == t.step()
-    assert set(t3.state()["grid"]["cells"].values()) == {None}
+    assert set(table_state(t3)["grid"]["cells"].values()) == {None}
 
 
 def test_r8_undo_the_showdown() -> None:
@@ -654,8 +655,8 @@ def test_r8_undo_the_showdown() -> None:
     t2 = showdown(t, JUNK, {"Ann": "As Ad", "Bob": "Ks Kd"})
     assert stacks(t2) == {"Ann": 102, "Bob": 98}
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "showdown"
-    assert t3.state()["result"] is None
+    assert table_state(t3)["undone"] == "showdown"
+    assert table_state(t3)["result"] is None
     assert t3.step()["kind"] == "showdown"
     assert stacks(t3) == stacks(t)
     t4 = showdown(t3, JUNK, {"Ann": "Qs Qd", "Bob": "Ks Kd"})
@@ -679,7 +680,7 @@ def test_r8_repeated_undo_back_to_the_start_conserves_chips() -> None:
     t = act(t, type="call", player="Bob")
     t = act(t, type="fold", player="Cy")
     t = act(t, type="reveal")
-    while t.state()["can_undo"]:
+    while table_state(t)["can_undo"]:
         t = act(t, type="undo")
     assert t.step()["kind"] == "next"
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 98}
@@ -763,7 +764,7 @@ def illegal_actions(t: Table) -> list[dict[str, Any]]:
     step = t.step()
     bodies = list(ILLEGAL_BY_STEP[step["kind"]])
     if step["kind"] == "bet":
-        others = [p["name"] for p in t.state()["players"] if p["name"] != step["player"]]
+        others = [p["name"] for p in table_state(t)["players"] if p["name"] != step["player"]]
         bodies.append({"type": "fold", "player": others[0]})
         if step["min_raise_to"] and step["min_raise_to"] > step["current_bet"] + 1:
             verb = "raise" if step["current_bet"] else "bet"
@@ -803,10 +804,10 @@ def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
             assert (step["player"] is not None) == (step["kind"] == "bet")
             if rng.random() < 0.3:
                 body = rng.choice(illegal_actions(t))
-                before = t.state(dealer=True)
+                before = table_state(t, dealer=True)
                 assert not t.can(t.prepare(body)), body
-                assert t.state(dealer=True) == before
-            if t.state()["can_undo"] and rng.random() < 0.1:
+                assert table_state(t, dealer=True) == before
+            if table_state(t)["can_undo"] and rng.random() < 0.1:
                 t = act(t, type="undo")
                 continue
             options = legal_actions(t, rng)
@@ -826,7 +827,7 @@ def test_r3_play_deal_many_deals_conserve_chips(seed: int, count: int) -> None:
             break  # heads up, one player has every chip
         t = play_deal(t, rng, undo_rate=0.05)
         assert t.chips() == 100 * count
-        assert t.state()["result"] is not None
+        assert table_state(t)["result"] is not None
 
 
 # ----------------------------------------------------------------------------- R6 and R7 at random
@@ -858,6 +859,6 @@ def test_r30_a_short_big_blind_still_makes_the_others_call_the_full_blind() -> N
     t = t.apply(t.prepare({"type": "call", "player": "Ann"}))
     assert t.step()["to_call"] == 1  # Bob posted the small blind of 1
     t = t.apply(t.prepare({"type": "call", "player": "Bob"}))
-    pots = t.state()["pots"]
+    pots = table_state(t)["pots"]
     assert pots == [{"amount": 3, "eligible": ["Ann", "Bob", "Cy"]},
                     {"amount": 2, "eligible": ["Ann", "Bob"]}]

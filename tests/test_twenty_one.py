@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_helpers import act, refuse, stacks
 
-from dealer_assist.autoplay import legal_actions, showdown_action
-from dealer_assist.deal import Totals
-from dealer_assist.errors import SetupError
-from dealer_assist.hands import rank_five
-from dealer_assist.table import Table, TableSetup
+from dealer_assist.core.autoplay import legal_actions, showdown_action
+from dealer_assist.core.deal import Totals
+from dealer_assist.core.errors import SetupError
+from dealer_assist.core.hands import rank_five
+from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.web.state import table_state
 
 VARIANT = "twenty_one_hand_holdem"
 BOARD = ["Kc", "Qd", "7h", "4s", "2c"]  # no pair, no three of a suit, no straight draw
@@ -47,7 +48,7 @@ def mid_game(stacks_: tuple[int, ...], *, hands_played: int, last_blind: int, ba
 
 
 def status(t: Table) -> dict[str, str]:
-    return {p["name"]: p["status"] for p in t.state()["players"]}
+    return {p["name"]: p["status"] for p in table_state(t)["players"]}
 
 
 def pay_all(step: dict[str, Any]) -> str:
@@ -81,7 +82,7 @@ def show(t: Table, hands: dict[str, str], board: list[str] | None = None) -> Tab
 def blind_wins(t: Table) -> Table:
     """Showdown in which the blind holder (if still in) holds aces and everyone else junk."""
     step = t.step()
-    blind = t.state()["blind"]
+    blind = table_state(t)["blind"]
     others = iter(JUNK)
     hands = {n: BLIND_WINS if n == blind else next(others) for n in step["players"]}
     return show(t, hands)
@@ -105,7 +106,7 @@ def kinds_and_players(t: Table, decide: Callable[[dict[str, Any]], str] = pay_al
 
 @pytest.mark.parametrize("count", [2, 8])
 def test_r50_two_to_eight_players(count: int) -> None:
-    assert len(make([f"P{i}" for i in range(count)]).state()["players"]) == count
+    assert len(table_state(make([f"P{i}" for i in range(count)]))["players"]) == count
 
 
 @pytest.mark.parametrize("count", [1, 9])
@@ -116,12 +117,12 @@ def test_r50_fewer_than_two_or_more_than_eight_refused(count: int) -> None:
 
 def test_r50_four_chips_each_and_a_bank_of_21() -> None:
     t = make(["Ann", "Bob", "Cy"])
-    s = t.state()
+    s = table_state(t)
     assert stacks(t) == {"Ann": 4, "Bob": 4, "Cy": 4}
     assert (s["bank"], s["hand_number"], s["hands_left"]) == (21, 0, 21)
     assert t.chips() == 33
     t = act(t, type="start_deal")
-    assert (t.state()["hand_number"], t.state()["hands_left"]) == (1, 20)
+    assert (table_state(t)["hand_number"], table_state(t)["hands_left"]) == (1, 20)
 
 
 def model_hand(stk: list[int], blind: int, bank: int, carry: int) -> tuple[int, int]:
@@ -145,7 +146,7 @@ def test_r50_a_full_game_is_21_hands_and_ends_with_the_tie_break_draw() -> None:
     bank, carry = 21, 0
     for hand in range(1, 22):
         t = act(t, type="start_deal")
-        s = t.state()
+        s = table_state(t)
         blind = (hand - 1) % 3
         assert s["hand_number"] == hand
         assert s["blind"] == ["Ann", "Bob", "Cy"][blind]
@@ -153,7 +154,7 @@ def test_r50_a_full_game_is_21_hands_and_ends_with_the_tie_break_draw() -> None:
         t = blind_wins(drive(t))
         bank, carry = model_hand(expected, blind, bank, carry)
         assert list(stacks(t).values()) == expected, hand
-        assert t.state()["bank"] == bank
+        assert table_state(t)["bank"] == bank
         assert t.chips() == 33
     # after every third hand everyone is level again: 4 + 7 = 11 each, the bank is empty
     assert expected == [11, 11, 11] and bank == 0
@@ -166,7 +167,7 @@ def test_r50_a_full_game_is_21_hands_and_ends_with_the_tie_break_draw() -> None:
     refuse(t, "Cy does not draw now.", type="draw", player="Cy", card="Kd")
     t = act(t, type="draw", player="Ann", card="3c")
     t = act(t, type="draw", player="Bob", card="5c")
-    s = t.state()
+    s = table_state(t)
     assert s["step"]["kind"] == "game_over"
     assert s["step"]["instruction"] == "Bob wins the game with 11 chips after the high-card draw."
     assert s["result"]["game_winner"] == "Bob"
@@ -180,13 +181,13 @@ def test_r50_a_full_heads_up_game_where_the_blind_always_sits_out() -> None:
     t = make(["Ann", "Bob"])
     for hand in range(1, 22):
         t = act(t, type="start_deal")
-        blind = t.state()["blind"]
+        blind = table_state(t)["blind"]
         assert blind == ("Ann" if hand % 2 else "Bob")
         t = act(t, type="fold", player=blind)  # sits out: the other is the last player left
-        assert t.state()["result"]["uncontested"] is True
+        assert table_state(t)["result"]["uncontested"] is True
     # Ann held the blind in the 11 odd hands, so Bob took 11 bank chips and Ann 10
     assert stacks(t) == {"Ann": 14, "Bob": 15}
-    s = t.state()
+    s = table_state(t)
     assert s["bank"] == 0 and s["hands_left"] == 0
     assert s["step"] == {"kind": "game_over", "player": None,
                          "instruction": "Bob wins the game with 15 chips."}
@@ -199,7 +200,7 @@ def test_r50_a_full_heads_up_game_where_the_blind_always_sits_out() -> None:
 
 def test_r51_without_the_draw_the_first_listed_holds_the_first_blind() -> None:
     t = act(make(["Ann", "Bob", "Cy", "Di"]), type="start_deal")
-    s = t.state()
+    s = table_state(t)
     assert (s["blind"], s["dealer"]) == ("Ann", "Di")
     assert s["step"]["instruction"] == "Ann (blind): pay 1 to take a hand, or sit it out."
 
@@ -209,8 +210,8 @@ def test_r51_blind_passes_one_seat_clockwise_dealer_to_its_right() -> None:
     seen = []
     for _ in range(5):
         t = act(t, type="start_deal")
-        seen.append((t.state()["blind"], t.state()["dealer"]))
-        t = act(t, type="fold", player=t.state()["blind"])
+        seen.append((table_state(t)["blind"], table_state(t)["dealer"]))
+        t = act(t, type="fold", player=table_state(t)["blind"])
         t = drive(t, lambda step: "fold")
     assert seen == [("Ann", "Di"), ("Bob", "Ann"), ("Cy", "Bob"), ("Di", "Cy"), ("Ann", "Di")]
 
@@ -224,18 +225,18 @@ def test_r51_low_card_draw_for_the_first_blind_ties_draw_again() -> None:
     t = act(t, type="draw", player="Bob", card="3c")
     t = act(t, type="draw", player="Cy", card="3d")
     t = act(t, type="draw", player="Di", card="Kd")
-    assert "Tied on a three: Bob, Cy draw again." in t.state()["log"]
+    assert "Tied on a three: Bob, Cy draw again." in table_state(t)["log"]
     assert t.step()["player"] == "Bob"
     refuse(t, "Ann does not draw now.", type="draw", player="Ann", card="2s")
     t = act(t, type="draw", player="Bob", card="9c")
     t = act(t, type="draw", player="Cy", card="4d")
-    s = t.state()
+    s = table_state(t)
     assert (s["blind"], s["dealer"]) == ("Cy", "Bob")
     assert s["step"]["kind"] == "pay" and s["step"]["player"] == "Cy"
     t = act(t, type="fold", player="Cy")
     t = drive(t, lambda step: "fold")  # Di folds before the river; Ann or Bob wins
     t = act(t, type="start_deal")
-    s = t.state()
+    s = table_state(t)
     assert (s["blind"], s["dealer"]) == ("Di", "Cy")  # the blind passes on from Cy
     assert s["step"]["kind"] == "pay"  # no draw in hand 2
 
@@ -246,7 +247,7 @@ def test_r51_the_app_draws_when_no_card_is_entered() -> None:
         if t.step()["kind"] != "draw":
             break
         t = act(t, type="draw", player=t.step()["player"])
-    s = t.state()
+    s = table_state(t)
     assert s["step"]["kind"] == "pay" and s["blind"] in ("Ann", "Bob")
     draws = t.deal.scratch["blind_draws"] if t.deal else []
     last = draws[-1]
@@ -267,7 +268,7 @@ def test_r51_aces_are_high_in_the_low_card_draw() -> None:
     t = act(make(["Ann", "Bob"], draw_for_blind=True), type="start_deal")
     t = act(t, type="draw", player="Ann", card="Ac")
     t = act(t, type="draw", player="Bob", card="2d")
-    assert t.state()["blind"] == "Bob"
+    assert table_state(t)["blind"] == "Bob"
 
 
 def test_r51_jokers_are_not_drawn() -> None:
@@ -308,7 +309,7 @@ def test_r52_reveals_turn_three_then_one_then_one_board_cards() -> None:
         cells.append(t.step()["cells"])
         t = act(t, type="reveal", cards=[next(board) for _ in cells[-1]])
     assert cells == [["b1", "b2", "b3"], ["b4"], ["b5"]]
-    assert t.state()["grid"]["board"] == BOARD
+    assert table_state(t)["grid"]["board"] == BOARD
     t = show(t, {"Ann": BLIND_WINS, "Bob": JUNK[0]})
     assert stacks(t) == {"Ann": 6, "Bob": 3}  # Ann paid 4, Bob 1, the bank 1
 
@@ -316,20 +317,20 @@ def test_r52_reveals_turn_three_then_one_then_one_board_cards() -> None:
 def test_r52_blind_holder_pays_four_others_one_winner_takes_all() -> None:
     t = drive(act(make(["Ann", "Bob", "Cy"]), type="start_deal"))
     assert stacks(t) == {"Ann": 0, "Bob": 3, "Cy": 3}
-    assert t.state()["pot_total"] == 6
+    assert table_state(t)["pot_total"] == 6
     t = show(t, {"Ann": "3h 5d", "Bob": "Ks 9h", "Cy": "6c 8d"})  # Bob: a pair of kings
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     assert result["winners"] == ["Bob"]
     assert result["payouts"] == {"Bob": 7} and result["bank_chip"] == 1
     assert stacks(t) == {"Ann": 0, "Bob": 10, "Cy": 3}
-    assert t.state()["bank"] == 20
+    assert table_state(t)["bank"] == 20
 
 
 def test_r52_blind_holder_sits_out_and_the_others_play_on() -> None:
     t = act(make(["Ann", "Bob", "Cy"]), type="start_deal")
     t = act(t, type="fold", player="Ann")
     assert status(t)["Ann"] == "folded"
-    assert "Ann sits this hand out." in t.state()["log"]
+    assert "Ann sits this hand out." in table_state(t)["log"]
     assert kinds_and_players(t) == [
         ("next", None), ("next", None), ("reveal", None), ("next", None), ("reveal", None),
         ("next", None), ("pay", "Bob"), ("pay", "Cy"), ("reveal", None),
@@ -346,19 +347,19 @@ def test_r52_blind_holder_who_folds_later_leaves_what_it_paid() -> None:
     t = drive(t, lambda step: next(answers))
     assert status(t) == {"Ann": "folded", "Bob": "in", "Cy": "in"}
     t = show(t, {"Bob": "3h 5d", "Cy": BLIND_WINS})
-    assert t.state()["result"]["payouts"] == {"Cy": 5}  # Ann's 2 + 1 + 1 + the bank's 1
+    assert table_state(t)["result"]["payouts"] == {"Cy": 5}  # Ann's 2 + 1 + 1 + the bank's 1
     assert stacks(t) == {"Ann": 2, "Bob": 3, "Cy": 8}
 
 
 def test_r52_last_player_left_wins_without_a_showdown() -> None:
     t = act(make(["Ann", "Bob", "Cy"]), type="start_deal")
     t = drive(t, lambda step: "pay" if step["player"] == "Ann" else "fold")
-    assert t.deal_over and t.state()["step"]["kind"] == "start_deal"
-    result = t.state()["result"]
+    assert t.deal_over and table_state(t)["step"]["kind"] == "start_deal"
+    result = table_state(t)["result"]
     assert result["uncontested"] is True and result["winners"] == ["Ann"]
     assert stacks(t) == {"Ann": 5, "Bob": 4, "Cy": 4}  # paid 3, took 3 and the bank's 1
-    assert t.state()["bank"] == 20
-    assert "Ann is the last player left and wins the hand." in t.state()["log"]
+    assert table_state(t)["bank"] == 20
+    assert "Ann is the last player left and wins the hand." in table_state(t)["log"]
 
 
 def test_r52_river_raise_once_the_others_match_or_fold() -> None:
@@ -388,7 +389,7 @@ def test_r52_river_raise_can_be_passed_and_is_off_by_default() -> None:
               stop_at_raise=True)
     assert t.step()["options"] == ["raise", "next"]
     t = act(t, type="next")
-    assert t.step()["kind"] == "reveal" and "Nobody raises." in t.state()["log"]
+    assert t.step()["kind"] == "reveal" and "Nobody raises." in table_state(t)["log"]
     t = drive(act(make(["Ann", "Bob"]), type="start_deal"), stop=("showdown", "reveal"))
     t = drive(act(t, type="reveal"), stop=("showdown", "reveal"))
     t = drive(act(t, type="reveal"), stop=("showdown", "reveal"))
@@ -412,8 +413,8 @@ def test_r52_river_raise_refusals() -> None:
 def test_r53_a_blind_holder_with_no_chips_plays_for_free() -> None:
     t = mid_game((0, 6, 6), hands_played=3, last_blind=2, bank=18)
     t = act(t, type="start_deal")
-    assert t.state()["blind"] == "Ann"
-    assert "Ann has no chips and plays on for free." in t.state()["log"]
+    assert table_state(t)["blind"] == "Ann"
+    assert "Ann has no chips and plays on for free." in table_state(t)["log"]
     assert kinds_and_players(t) == [
         ("next", None), ("next", None), ("reveal", None), ("next", None), ("reveal", None),
         ("next", None), ("pay", "Bob"), ("pay", "Cy"), ("reveal", None),
@@ -449,7 +450,7 @@ def test_r53_no_chips_is_never_asked_and_cannot_be_raised_out() -> None:
 def showdown_two(board: str, ann: str, bob: str, **rules: Any) -> dict[str, Any]:
     t = drive(act(make(["Ann", "Bob"], **rules), type="start_deal"))
     t = show(t, {"Ann": ann, "Bob": bob}, board.split())
-    return t.state()["result"]
+    return table_state(t)["result"]
 
 
 def test_r54_four_hearts_on_the_board_and_one_in_hand_is_no_flush() -> None:
@@ -502,26 +503,26 @@ def test_r54_jokers_only_where_wild_jokers_are_on() -> None:
 def test_r55_tie_leaves_odd_chip_for_next_hand() -> None:
     t = drive(act(make(["Ann", "Bob", "Cy"]), type="start_deal"))
     t = show(t, {"Ann": "3h 5d", "Bob": "As Kd", "Cy": "Ac Ks"})  # Bob and Cy: A-K-Q
-    result = t.state()["result"]
+    result = table_state(t)["result"]
     # 4 + 1 + 1 bet and the bank's 1: 7 = 3 + 3, and 1 stays in the pot
     assert result["winners"] == ["Bob", "Cy"]
     assert result["payouts"] == {"Bob": 3, "Cy": 3}
     assert stacks(t) == {"Ann": 0, "Bob": 6, "Cy": 6}
-    assert t.state()["carried"] == 1 and t.totals.carry == 1
+    assert table_state(t)["carried"] == 1 and t.totals.carry == 1
     t = act(t, type="start_deal")
-    assert t.state()["pot_total"] == 1
+    assert table_state(t)["pot_total"] == 1
     t = drive(t)
     t = show(t, {"Ann": "3h 5d", "Bob": BLIND_WINS, "Cy": "6c 8d"})
     # Bob's 4, Ann's 0 (no chips), Cy's 1, the carried 1 and the bank's 1
     assert stacks(t) == {"Ann": 0, "Bob": 9, "Cy": 5}
-    assert t.state()["bank"] == 19 and t.totals.carry == 0
+    assert table_state(t)["bank"] == 19 and t.totals.carry == 0
 
 
 def test_r55_three_way_tie_with_two_odd_chips() -> None:
     t = drive(act(make(["Ann", "Bob", "Cy", "Di"]), type="start_deal"))
     t = show(t, {"Ann": "3h 5d", "Bob": "As Kd", "Cy": "Ac Ks", "Di": "Ah Kh"})
     # 4 + 1 + 1 + 1 + the bank's 1 = 8 = 3 x 2, and 2 stay
-    assert t.state()["result"]["payouts"] == {"Bob": 2, "Cy": 2, "Di": 2}
+    assert table_state(t)["result"]["payouts"] == {"Bob": 2, "Cy": 2, "Di": 2}
     assert t.totals.carry == 2
 
 
@@ -530,22 +531,22 @@ def test_r55_no_bank_chip_once_the_bank_is_empty() -> None:
     assert t.chips() == 33
     t = drive(act(t, type="start_deal"))
     t = blind_wins(t)
-    assert t.state()["result"]["bank_chip"] == 0
+    assert table_state(t)["result"]["bank_chip"] == 0
     assert stacks(t) == {"Ann": 9, "Bob": 9, "Cy": 15}
 
 
 def test_r55_after_hand_21_odd_chips_are_taken_off_the_table() -> None:
     t = mid_game((4, 4, 4), hands_played=20, last_blind=1, bank=1)
     t = act(t, type="start_deal")
-    assert t.state()["hand_number"] == 21 and t.state()["blind"] == "Cy"
+    assert table_state(t)["hand_number"] == 21 and table_state(t)["blind"] == "Cy"
     t = drive(t)
     t = show(t, {"Ann": "As Kd", "Bob": "Ac Ks", "Cy": "3h 5d"})
     # 1 + 1 + 4 and the bank's last chip: 7 = 3 + 3, 1 off the table
     assert stacks(t) == {"Ann": 6, "Bob": 6, "Cy": 0}
-    assert t.state()["bank"] == 0 and t.state()["carried"] == 0
+    assert table_state(t)["bank"] == 0 and table_state(t)["carried"] == 0
     assert t.totals.off_table == 1 and t.totals.carry == 0
     assert t.chips() == 13  # R3: the chip off the table still counts
-    assert "1 odd chips are taken off the table." in t.state()["log"]
+    assert "1 odd chips are taken off the table." in table_state(t)["log"]
     # Ann and Bob tie for most chips: the high-card draw
     assert (t.step()["kind"], t.step()["player"]) == ("draw", "Ann")
 
@@ -574,7 +575,7 @@ def test_r56_most_chips_wins_after_hand_21() -> None:
     t = drive(act(t, type="start_deal"))
     t = blind_wins(t)  # Cy pays 4, Ann and Bob 1: Cy takes 6 + 1
     assert stacks(t) == {"Ann": 4, "Bob": 2, "Cy": 7}
-    s = t.state()
+    s = table_state(t)
     assert s["step"] == {"kind": "game_over", "player": None,
                          "instruction": "Cy wins the game with 7 chips."}
     assert s["result"]["standings"] == [{"name": "Cy", "chips": 7}, {"name": "Ann", "chips": 4},
@@ -590,10 +591,10 @@ def test_r56_tie_broken_by_high_card_draw_aces_high_tied_draw_again() -> None:
     refuse(t, "Cannot start deal now|The game is over|finish it", type="start_deal")
     t = act(t, type="draw", player="Ann", card="7h")
     t = act(t, type="draw", player="Bob", card="7d")
-    assert "Tied on a seven: Ann, Bob draw again." in t.state()["log"]
+    assert "Tied on a seven: Ann, Bob draw again." in table_state(t)["log"]
     t = act(t, type="draw", player="Ann", card="Kc")
     t = act(t, type="draw", player="Bob", card="Ah")
-    s = t.state()
+    s = table_state(t)
     assert s["result"]["game_winner"] == "Bob"
     assert s["step"]["instruction"] == "Bob wins the game with 6 chips after the high-card draw."
     assert t.totals.game_over
@@ -608,9 +609,9 @@ def test_r56_the_app_draws_for_the_tie_break() -> None:
             break
         t = act(t, type="draw", player=t.step()["player"])
     assert t.step()["kind"] == "game_over"
-    last = t.state()["result"]["tiebreak_draws"][-1]
+    last = table_state(t)["result"]["tiebreak_draws"][-1]
     high = max(last, key=lambda name: "23456789TJQKA".index(last[name][0]))
-    assert t.state()["result"]["game_winner"] == high
+    assert table_state(t)["result"]["game_winner"] == high
     assert len({card[0] for card in last.values()}) == len(last)
 
 
@@ -622,7 +623,7 @@ def test_r4_the_blind_and_dealer_move_one_seat_clockwise_every_hand() -> None:
     blinds = []
     for _ in range(4):
         t = act(t, type="start_deal")
-        blinds.append(t.state()["blind"])
+        blinds.append(table_state(t)["blind"])
         t = act(t, type="fold", player=blinds[-1])
         t = drive(t, lambda step: "fold")
     assert blinds == ["Ann", "Bob", "Cy", "Ann"]
@@ -632,19 +633,19 @@ def test_r8_undo_a_payment_a_reveal_and_the_showdown() -> None:
     t = act(make(["Ann", "Bob", "Cy"]), type="start_deal")
     t2 = act(t, type="pay", player="Ann")
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "Ann: pay"
+    assert table_state(t3)["undone"] == "Ann: pay"
     assert stacks(t3) == {"Ann": 4, "Bob": 4, "Cy": 4} and t3.step() == t.step()
     t = drive(t2, stop=("reveal",))
     t2 = act(t, type="reveal", cards=BOARD[:3])
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "reveal"
-    assert t3.state()["grid"]["board"] == [None] * 5
+    assert table_state(t3)["undone"] == "reveal"
+    assert table_state(t3)["grid"]["board"] == [None] * 5
     t = drive(t2)
     t2 = show(t, {"Ann": "3h 5d", "Bob": "As Kd", "Cy": "Ac Ks"})
-    assert t2.totals.carry == 1 and t2.state()["bank"] == 20
+    assert t2.totals.carry == 1 and table_state(t2)["bank"] == 20
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "showdown" and t3.state()["result"] is None
-    assert t3.state()["bank"] == 21 and t3.state()["carried"] == 0
+    assert table_state(t3)["undone"] == "showdown" and table_state(t3)["result"] is None
+    assert table_state(t3)["bank"] == 21 and table_state(t3)["carried"] == 0
     assert stacks(t3) == stacks(t)
 
 
@@ -653,7 +654,7 @@ def test_r8_undo_a_draw_and_refused_at_the_start_of_a_hand() -> None:
     refuse(t, "Nothing to undo: the deal has just started.", type="undo")
     t2 = act(t, type="draw", player="Ann", card="9c")
     t3 = act(t2, type="undo")
-    assert t3.state()["undone"] == "Ann: draw 9c"
+    assert table_state(t3)["undone"] == "Ann: draw 9c"
     assert t3.step() == t.step()
 
 
@@ -683,13 +684,13 @@ def test_r9_a_card_already_on_the_table_and_two_cards_kept() -> None:
     refuse(t, "b1 is already entered as Kc", type="showdown", board=["Ac", "Qd", "7h", "4s", "2c"],
            hands={"Ann": ["Ah", "As"], "Bob": ["Ks", "Kd"]})
     t = show(t, {"Ann": BLIND_WINS, "Bob": JUNK[0]}, ["2c"])
-    assert t.state()["grid"]["board"] == BOARD
+    assert table_state(t)["grid"]["board"] == BOARD
 
 
 def test_r55_one_pot_for_every_player_still_in() -> None:
     t = act(make(["Ann", "Bob", "Cy"]), type="start_deal")
     t = act(t, type="pay", player="Ann")
-    assert t.state()["pots"] == [{"amount": 1, "eligible": ["Ann", "Bob", "Cy"]}]
+    assert table_state(t)["pots"] == [{"amount": 1, "eligible": ["Ann", "Bob", "Cy"]}]
 
 
 # ----------------------------------------------------------------------------- R3 and R9 at random
@@ -697,7 +698,7 @@ def test_r55_one_pot_for_every_player_still_in() -> None:
 
 def illegal_actions(t: Table) -> list[dict[str, Any]]:
     step = t.step()
-    names = [p["name"] for p in t.state()["players"]]
+    names = [p["name"] for p in table_state(t)["players"]]
     bodies: list[dict[str, Any]] = [{"type": "pay", "player": "Nobody"},
                                     {"type": "check", "player": names[0]},
                                     {"type": "bet", "player": names[0], "amount": 1}]
@@ -718,7 +719,7 @@ def checked_showdown(t: Table, rng: random.Random) -> Table:
     """R54 and R55 by hand at a random showdown (no wild cards): both hole cards and three
     of the board, ranked by rank_five; the pot and the bank's chip split in whole shares, the
     odd chips carried (or, after hand 21, taken off the table)."""
-    before = t.state()
+    before = table_state(t)
     after = act(t, **showdown_action(t, t.step(), rng))
     deal = after.deal
     assert deal is not None
@@ -729,7 +730,7 @@ def checked_showdown(t: Table, rng: random.Random) -> Table:
     winners = [n for n in scores if scores[n] == top]
     bank_chip = 1 if before["bank"] else 0
     share, odd = divmod(before["pot_total"] + bank_chip, len(winners))
-    result = after.state()["result"]
+    result = table_state(after)["result"]
     assert result["winners"] == winners and result["bank_chip"] == bank_chip
     assert {n: c for n, c in result["payouts"].items() if c} == (
         {n: share for n in winners} if share else {})
@@ -762,15 +763,15 @@ def test_r3_random_full_games_conserve_chips_and_refuse_illegal_actions(
         assert step["kind"] in ("start_deal", "pay", "next", "reveal", "showdown", "draw",
                                 "game_over")
         if step["kind"] in ("pay", "draw"):
-            assert step["player"] in [p["name"] for p in t.state()["players"]]
+            assert step["player"] in [p["name"] for p in table_state(t)["players"]]
         if rng.random() < 0.2:
             body = rng.choice(illegal_actions(t))
-            before = t.state(dealer=True)
+            before = table_state(t, dealer=True)
             assert not t.can(t.prepare(body)), body
-            assert t.state(dealer=True) == before
+            assert table_state(t, dealer=True) == before
         if step["kind"] == "game_over":
             break
-        if t.state()["can_undo"] and rng.random() < 0.05:
+        if table_state(t)["can_undo"] and rng.random() < 0.05:
             t = act(t, type="undo")
             continue
         if step["kind"] == "showdown" and wilds == "none":
@@ -787,5 +788,5 @@ def test_r3_random_full_games_conserve_chips_and_refuse_illegal_actions(
     assert totals.game_over and totals.deal_number == 21
     assert sum(totals.stacks) + totals.bank + totals.carry + totals.off_table == total
     assert totals.carry == 0
-    winner = t.state()["result"]["game_winner"]
+    winner = table_state(t)["result"]["game_winner"]
     assert dict(zip(t.setup.players, totals.stacks, strict=True))[winner] == max(totals.stacks)

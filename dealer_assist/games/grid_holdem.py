@@ -2,33 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from dealer_assist.actions import Action
-from dealer_assist.deal import (
-    BettingPhase,
-    Deal,
-    EndPhase,
-    NextPhase,
-    Phase,
-    Player,
-    RevealPhase,
-    ShowdownPhase,
-    Stake,
-)
-from dealer_assist.errors import IllegalActionError
-from dealer_assist.games import Game, hand_phrase
-from dealer_assist.hands import HandValue, best_five
-from dealer_assist.layouts import (
+from dealer_assist.core.actions import Action
+from dealer_assist.core.betting import BettingPhase
+from dealer_assist.core.deal import Deal, Player, Stake
+from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.hands import HandValue, best_five
+from dealer_assist.core.layouts import (
     CELLS_4,
     CELLS_5,
+    GRID4,
     GRID4_DOWN,
     GRID4_UP,
+    GRID5,
     LINES_4,
     LINES_5,
     REVEAL_SETS_5,
+    Layout,
     line_label,
 )
+from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
+from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.games import Game, hand_phrase
 
 
 class GridShowdown(ShowdownPhase):
@@ -140,6 +137,15 @@ class GridHoldem(Game):
 
 class TexasDozen(GridHoldem):
     variant = "texas_dozen"
+    name = "Texas Dozen"
+    summary = ("Hold'em with two hole cards and a 5x5 grid: play your best row, column or "
+               "diagonal.")
+    players = (2, 13)  # R30
+    betting_structures = ("no_limit", "fixed_limit", "pot_limit")
+    rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R30: the ante is optional
+    house_rules = ("small_blind", "big_blind", *GridHoldem.house_rules)
+    rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
+    layout: ClassVar[Layout] = GRID5
     round_names = ("Pre-flop", "Flop", "Turn", "River")
 
     def build_phases(self) -> list[Phase]:
@@ -186,6 +192,12 @@ class TexasDozen(GridHoldem):
 
 class OffRoadStud(GridHoldem):
     variant = "off_road_stud"
+    name = "Off-Road Stud"
+    summary = "Three hole cards and a 4x4 grid, twelve cards up and four down; best line wins."
+    players = (2, 12)  # R40
+    betting_structures = ("no_limit", "fixed_limit", "pot_limit")
+    rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player"}
+    layout: ClassVar[Layout] = GRID4
 
     def build_phases(self) -> list[Phase]:
         return [

@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from dealer_assist.actions import Action
-from dealer_assist.deal import (
-    BettingPhase,
-    Deal,
-    EndPhase,
-    Phase,
-    Player,
-    RevealPhase,
-    ShowdownPhase,
-    Stake,
-    check_turn,
+from dealer_assist.core.actions import Action
+from dealer_assist.core.betting import BettingPhase
+from dealer_assist.core.deal import Deal, Player, Stake, Totals
+from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.hands import HandValue, rank_five
+from dealer_assist.core.layouts import (
+    CELLS_5,
+    GRID5_RANKED,
+    LINE_OF_RANK,
+    LINES_5,
+    REVEAL_SETS_5,
+    Layout,
+    line_label,
 )
-from dealer_assist.errors import IllegalActionError
+from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
+from dealer_assist.core.rules import HouseRules, max_cards_per_player
+from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.games import Game, hand_phrase
-from dealer_assist.hands import HandValue, rank_five
-from dealer_assist.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5, line_label
-from dealer_assist.rules import max_cards_per_player
 
 
 class BuyPhase(Phase):
@@ -270,14 +272,87 @@ def settle_kings_pot(deal: Deal) -> None:
         for line, v in values.items()
     }
     deal.result["winners"] = [p.name for p in deal.players if deal.result["payouts"].get(p.name)]
-    names = ", ".join(line_label(w, kings_pot=True) for w in winning)
+    names = ", ".join(line_label(w, by_rank=True) for w in winning)
     hand = values[winning[0]].name
     deal.log.append(f"Showdown: {names} wins with {hand_phrase(hand)}.")
 
 
 class KingsPot(Game):
     variant = "kings_pot"
+    name = "King's Pot"
+    summary = ("Buy cards that back the lines of a 5x5 grid; kings back the king's hand and "
+               "its growing pot.")
+    players = (3, 22)  # R20
+    betting_structures = ("no_limit", "fixed_limit")  # R5
+    rule_help: ClassVar[Mapping[str, str]] = {"ante": "per card bought, to the king's pot"}
+    layout: ClassVar[Layout] = GRID5_RANKED
+    stakes_per_card = True
+    keeps_kings_pot = True
+    state_fields = ("kings_pot", "kings_hand")
+    history_charts = ("kings_pot",)
     reveals: tuple[tuple[int, ...], ...] = ((1,), (2,), (3,))
+
+    @classmethod
+    def check_rules(cls, rules: HouseRules) -> None:
+        if rules.ante < 1:
+            raise SetupError("King's Pot needs an ante of at least 1 per card (R22).")
+
+    def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
+        if deal is not None:
+            state["kings_hand"] = list(deal.kings_hand) if deal.result else []
+        state["kings_pot"] = deal.kings_pot if deal else totals.kings_pot
+
+    def player_fields(self, deal: Deal, p: Player, *, dealer: bool, shown: bool
+                      ) -> dict[str, Any]:
+        live = deal.live_stakes(p)
+        entry: dict[str, Any] = {"cards": len(live), "bought": p.bought or 0}
+        if dealer:
+            entry["hand"] = [s.card for s in (deal.stakes[i] for i in p.stakes) if s.card]
+        if dealer or (shown and p.live):  # folded cards are never shown (R26)
+            entry["live_cards"] = [s.card for s in live if s.card]
+            entry["lines"] = [LINE_OF_RANK[c[0]] for c in entry["live_cards"]]
+        return entry
+
+    def idle_player_fields(self) -> dict[str, Any]:
+        return {"cards": 0}
+
+    def shown_cards(self, deal: Deal, p: Player) -> set[str | None]:
+        return {s.card for s in deal.live_stakes(p)}
+
+    @classmethod
+    def public_action(cls, action: dict[str, Any]) -> dict[str, Any]:
+        """The cards the dealer entered for players (dealt, or one folded) stay the dealer's:
+        the public history shows how many, as the public state does, not which (R23). Cards
+        shown at a showdown are in the deal's result."""
+        if action.get("type") == "deal_cards" and action.get("cards"):
+            return {**action, "cards": ["?"] * len(action["cards"])}
+        if action.get("type") == "fold" and action.get("card"):
+            return {**action, "card": "?"}
+        return action
+
+    @classmethod
+    def result_opening(cls, result: dict[str, Any]) -> str:
+        if result.get("no_play"):
+            return "Fewer than two players bought cards: the antes stay in the king's pot"
+        return super().result_opening(result)
+
+    @classmethod
+    def winning_hand_title(cls, result: dict[str, Any]) -> str:
+        first = (result.get("winning_lines") or [None])[0]
+        line = (result.get("lines") or {}).get(first)
+        return f" with {line['hand']}" if line else ""
+
+    @classmethod
+    def winning_hand_words(cls, result: dict[str, Any]) -> str:
+        if result.get("lines"):
+            return f" with {result['lines'][result['winning_lines'][0]]['hand'].lower()}"
+        return ""
+
+    @classmethod
+    def result_extras(cls, result: dict[str, Any]) -> str:
+        if result.get("kings_pot_won"):
+            return f"; the king's pot of {result['kings_pot_won']} won"
+        return ""
 
     def build_phases(self) -> list[Phase]:
         phases: list[Phase] = [BuyPhase(), DealCardsPhase()]
@@ -297,4 +372,6 @@ class KingsPot(Game):
 
 class KingsPotOptional(KingsPot):
     variant = "kings_pot_optional"
+    name = "King's Pot Optional Play"
+    summary = "King's Pot with two sets turned first and the fourth set as the last reveal."
     reveals = ((1, 2), (3,), (4,))  # R25

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from dealer_assist.actions import Action
-from dealer_assist.cards import RANK_NAMES, rank_value
-from dealer_assist.deal import (
-    Deal,
-    EndPhase,
-    NextPhase,
-    Phase,
-    Player,
-    RevealPhase,
-    ShowdownPhase,
-    Stake,
-    Totals,
-)
-from dealer_assist.errors import IllegalActionError
+from dealer_assist.core.actions import Action
+from dealer_assist.core.cards import RANK_NAMES, rank_value
+from dealer_assist.core.deal import Deal, Player, Stake, Totals
+from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.hands import best_two_plus_three
+from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
+from dealer_assist.core.layouts import BOARD_CELLS, Layout
+from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
+from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.games import Game, hand_phrase
-from dealer_assist.hands import best_two_plus_three
-from dealer_assist.rules import HANDS_PER_GAME
 
-BOARD = ("b1", "b2", "b3", "b4", "b5")
+BOARD = BOARD_CELLS
+HANDS_PER_GAME = 21  # R50
 
 
 def blind_seat(deal: Deal) -> int | None:
@@ -379,6 +374,33 @@ def close_hand(deal: Deal) -> None:
 
 class TwentyOneHandHoldem(Game):
     variant = "twenty_one_hand_holdem"
+    name = "21 Hand Hold'em"
+    summary = "Exactly 21 hands, 4 chips each, a bank of 21: pay 1 or fold at every step."
+    players = (2, 8)  # R50
+    betting_structures = ()  # pay 1 or fold: no betting structure
+    rule_defaults: ClassVar[Mapping[str, Any]] = {"buy_in": 4}  # R50
+    house_rules = ("buy_in", "river_raise", "wilds", "draw_for_blind")
+    wild_cards = True
+    one_pot = True
+    layout: ClassVar[Layout] = BOARD_LAYOUT
+    between_deal_actions = ("adjust",)
+    between_deal_refusals: ClassVar[Mapping[str, str]] = {
+        "rebuy": "21 Hand Hold'em has no buying in (R50)."}
+    deal_word = "Hand"
+    deals_per_game = HANDS_PER_GAME
+    state_fields = ("bank", "hand_number", "hands_left", "blind")
+    stacks_chart_title = "Chips after each hand"
+    stacks_from_zero = True
+
+    def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
+        state["bank"] = deal.bank if deal else totals.bank
+        state["hand_number"] = state["deal_number"]
+        state["hands_left"] = HANDS_PER_GAME - state["deal_number"]
+        blind = blind_seat(deal) if deal else None
+        state["blind"] = deal.players[blind].name if deal and blind is not None else None
+
+    def drawn_cards(self, deal: Deal) -> list[str]:
+        return draw_candidates_taken(deal)
 
     def build_phases(self) -> list[Phase]:
         phases: list[Phase] = [

@@ -7,19 +7,16 @@ const DA = (() => {
   const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const SUITS = ["s", "h", "d", "c"];
-  const LINE_NAMES = {
-    row1: "Row 1", row2: "Row 2", row3: "Row 3", row4: "Row 4", row5: "Row 5",
-    col1: "Column 1", col2: "Column 2", col3: "Column 3", col4: "Column 4", col5: "Column 5",
-    diag: "Diagonal", anti: "Anti-diagonal", king: "King's hand",
-  };
-  const LINE_RANK = {
-    row1: "A", row2: "2", row3: "3", row4: "4", row5: "5", col1: "6", col2: "7", col3: "8",
-    col4: "9", col5: "T", diag: "J", anti: "Q", king: "K",
-  };
-  const RANK_PLURAL = {
-    A: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens",
-    8: "eights", 9: "nines", T: "tens", J: "jacks", Q: "queens", K: "kings",
-  };
+  // The games as the server describes them (Game.metadata), embedded in the page as JSON.
+  const GAMES = (() => {
+    const el = document.getElementById("games");
+    const list = el ? JSON.parse(el.textContent) : [];
+    return Object.fromEntries(list.map((g) => [g.variant, g]));
+  })();
+  const NO_GAME = { layout: { kind: "grid", cells: [], lines: {}, marks: {}, line_titles: {}, line_titles_ranked: {}, rank_lines: {} }, stakes_per_card: false, keeps_kings_pot: false, one_pot: false, state_fields: [], deal_word: "Deal", deals_per_game: null };
+  function game(variant) {
+    return GAMES[variant] || NO_GAME;
+  }
   const STATUS_WORDS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
 
   /* h("div.class#id", {attrs}, children...) builds an element; strings become text nodes. */
@@ -61,19 +58,24 @@ const DA = (() => {
     return r === "T" ? "10" : r;
   }
 
+  /* The server's card grammar (core/cards.py ``grammar``): rank texts, suit characters and
+   * jokers, each to its canonical form. The page reads typed cards by it, keeping no rules of
+   * its own; the server parses the record again when it arrives. */
+  const CARD_GRAMMAR = (() => {
+    const el = document.getElementById("card-grammar");
+    return el ? JSON.parse(el.textContent) : { ranks: {}, suits: {}, jokers: {} };
+  })();
+
   /* Normalise what a dealer types: "10h", "as", "A♠", "k" -> "Th", "As", "As", "K". */
   function parseCard(text, { rankOnly = false } = {}) {
-    let t = String(text).trim();
+    const t = String(text).trim();
     if (!t) return null;
-    t = t.replace(/\u2660|\u2664/g, "s").replace(/\u2665|\u2661/g, "h")
-      .replace(/\u2666|\u2662/g, "d").replace(/\u2663|\u2667/g, "c");
     const u = t.toUpperCase();
-    if (/^X[12]$/.test(u)) return u;
-    const m = /^(10|[2-9TJQKA])([SHDC])?$/.exec(u);
-    if (!m) return null;
-    const r = m[1] === "10" ? "T" : m[1];
-    if (!m[2]) return rankOnly ? r : null;
-    return r + m[2].toLowerCase();
+    if (CARD_GRAMMAR.jokers[u]) return CARD_GRAMMAR.jokers[u];
+    const suit = t.length >= 2 ? CARD_GRAMMAR.suits[t.slice(-1)] : undefined;
+    const rank = suit ? CARD_GRAMMAR.ranks[u.slice(0, -1)] : undefined;
+    if (suit && rank) return rank + suit;
+    return rankOnly ? CARD_GRAMMAR.ranks[u] || null : null;
   }
 
   /* "As Kd 10h" -> {cards: ["As","Kd","Th"], bad: []} */
@@ -113,21 +115,29 @@ const DA = (() => {
     return h("span.cards", null, (cards || []).map((c) => cardEl(c, extra)));
   }
 
-  function lineName(line, kingsPot) {
-    const name = LINE_NAMES[line] || line;
-    if (kingsPot && LINE_RANK[line]) return `${name} (${RANK_PLURAL[LINE_RANK[line]]})`;
-    return name;
+  /* A line's title in the game of ``variant``: "Row 1", or with its rank "Row 1 (aces)". */
+  function lineName(line, variant, ranked) {
+    const layout = game(variant).layout;
+    return (ranked ? layout.line_titles_ranked : layout.line_titles)[line] || line;
   }
 
-  function isKingsPot(variant) {
-    return variant === "kings_pot" || variant === "kings_pot_optional";
+  /* The line a card backs, where cards bet on lines (R21). */
+  function lineOfCard(card, variant) {
+    return game(variant).layout.rank_lines[card[0]];
+  }
+
+  /* "Deal 3", "Hand 3 of 21": what the game calls a deal. */
+  function dealWords(s) {
+    const g = game(s.variant);
+    if (!s.deal_number) return "";
+    return g.deals_per_game ? `${g.deal_word} ${s.deal_number} of ${g.deals_per_game}` : `${g.deal_word} ${s.deal_number}`;
   }
 
   function chips(n) {
     return Number(n || 0).toLocaleString("en-US");
   }
 
-  /* The grid as laid on the table: 5x5, 4x4, or 21 Hand Hold'em's five-card board. */
+  /* The layout as laid on the table, from the game's metadata: a grid, or a board in a row. */
   function gridEl(state, opts = {}) {
     const grid = state.grid;
     if (!grid) return h("div");
@@ -137,17 +147,17 @@ const DA = (() => {
       for (const c of (grid.lines && grid.lines[line]) || []) winning.add(c);
     }
     const step = state.step || {};
-    // the cells to turn now (21 Hand Hold'em's board has no grid.highlight: use the step's)
+    // the cells to turn now (a board's state may carry no grid.highlight: use the step's)
     const highlight = new Set(grid.highlight || (step.kind === "reveal" ? step.cells || [] : []));
     for (const c of opts.extraHighlight || []) highlight.add(c);
     const pending = opts.pending || {};
-    if (!grid.size) {
+    const layout = game(state.variant).layout;
+    if (layout.kind === "board") {
       const board = h("div.board", { role: "group", "aria-label": "Board" });
-      const names = ["b1", "b2", "b3", "b4", "b5"];
-      names.forEach((c, i) => {
+      layout.cells.forEach((c, i) => {
         const v = (grid.board || [])[i] ?? grid.cells[c];
         const cell = h("div.cell", { dataset: { cell: c } },
-          cardEl(pending[c] || v), h("span.mark", { text: i < 3 ? "Flop" : i === 3 ? "Turn" : "River" }));
+          cardEl(pending[c] || v), h("span.mark", { text: layout.marks[c] || "" }));
         if (highlight.has(c)) cell.classList.add("highlight");
         if (pending[c]) cell.classList.add("pending");
         board.append(cell);
@@ -174,9 +184,9 @@ const DA = (() => {
 
   function potsEl(state) {
     const el = h("div.pots");
-    const kings = isKingsPot(state.variant);
-    // 21 Hand Hold'em: the winner takes every chip bet this hand (R55): one pot
-    const pots = state.variant === "twenty_one_hand_holdem" && (state.pots || []).length
+    const g = game(state.variant);
+    // where the winner takes every chip bet this hand (R55): one pot
+    const pots = g.one_pot && (state.pots || []).length
       ? [{ amount: state.pot_total, eligible: [] }] : (state.pots || []);
     if (!pots.length && state.result && !state.pot_total) {
       // the deal is over and its pot is paid out: nothing to show but the king's pot or bank
@@ -191,11 +201,11 @@ const DA = (() => {
       el.append(h("div.pot.empty", null, h("span.pot-label", { text: "Pot" }),
         h("span.pot-amount", { text: chips(state.pot_total) })));
     }
-    if (kings) {
+    if (g.keeps_kings_pot) {
       el.append(h("div.pot.kings#kings-pot", null, h("span.pot-label", { text: "King's pot" }),
         h("span.pot-amount", { text: chips(state.kings_pot) })));
     }
-    if (state.variant === "twenty_one_hand_holdem") {
+    if (g.state_fields.includes("bank")) {
       el.append(h("div.pot.bank#bank", null, h("span.pot-label", { text: "Bank" }),
         h("span.pot-amount", { text: chips(state.bank) })));
     }
@@ -214,7 +224,7 @@ const DA = (() => {
   function resultEl(state, part = "all") {
     const res = state.result;
     if (!res) return null;
-    const kings = isKingsPot(state.variant);
+    const kings = game(state.variant).stakes_per_card;
     if (part === "details") {
       const d = h("section.result-details#result-details", { "aria-label": "Every line and hand" });
       resultDetails(state, res, kings, d);
@@ -229,24 +239,19 @@ const DA = (() => {
         h("span.takes", { text: ` takes ${chips(amount)}` })));
     }
     if (!pay.length) {
-      payList.append(h("li.none", { text: res.no_play ? "Fewer than two players bought cards: the antes stay in the king's pot." : "Nobody takes chips this deal." }));
+      // where nobody played, the server's sentence for the result says why (Game.result_words)
+      payList.append(h("li.none", { text: res.no_play && state.result_words ? state.result_words : "Nobody takes chips this deal." }));
     }
     el.append(payList);
     if (res.bank_chip) el.append(h("p.bank-chip", { text: `Including ${res.bank_chip} chip from the bank.` }));
     if (res.kings_pot_won) el.append(h("p.kings-won", { text: `The king's hand wins: the king's pot of ${chips(res.kings_pot_won)} is shared.` }));
-    if ((res.winning_lines || []).length) {
-      const words = res.winning_lines.map((l) => lineName(l, kings)).join(" and ");
-      let hand = "";
-      if (kings && res.lines && res.lines[res.winning_lines[0]]) hand = ` with ${res.lines[res.winning_lines[0]].hand}`;
-      const first = (res.winners || [])[0];
-      if (!kings && res.hands && first && res.hands[first]) hand = ` \u2014 ${(res.winners || []).join(" and ")}: ${res.hands[first].hand}`;
-      el.append(h("p.winning#winning-lines", { text: `Winning line${res.winning_lines.length > 1 ? "s" : ""}: ${words}${hand}` }));
-    }
+    // the words of the winning lines are the server's (Game.winning_title)
+    if (state.winning_words) el.append(h("p.winning#winning-lines", { text: state.winning_words }));
     if (res.hands) {
       const list = h("ul.hands");
       for (const [name, info] of Object.entries(res.hands)) {
         const winner = (res.winners || []).includes(name);
-        const lines = (info.lines || []).map((l) => lineName(l, false)).join(", ");
+        const lines = (info.lines || []).map((l) => lineName(l, state.variant, false)).join(", ");
         list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
           h("span.who", { text: name }), cardRow(info.cards, "small"),
           h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
@@ -269,7 +274,7 @@ const DA = (() => {
       const body = h("tbody");
       for (const [line, info] of Object.entries(res.lines)) {
         const tr = h("tr", { dataset: { line } },
-          h("td.line-name", { text: lineName(line, true) }),
+          h("td.line-name", { text: lineName(line, state.variant, true) }),
           h("td", null, cardRow(info.cards, "small")),
           h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }));
         if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
@@ -318,7 +323,7 @@ const DA = (() => {
   }
 
   // One player's row in a players list (tablet, phone, replay): name, dealer button, blind,
-  // stack; then status, live cards in King's Pot, and the ``extra`` bits each page adds.
+  // stack; then status, live cards where cards are bought, and the ``extra`` bits each page adds.
   function playerItem(s, p, kings, extra = []) {
     const turn = s.step && s.step.player === p.name;
     const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
@@ -333,7 +338,7 @@ const DA = (() => {
     return li;
   }
 
-  // What a player has bet this round (per card in King's Pot), or null.
+  // What a player has bet this round (per card where cards are bought), or null.
   function betBit(p, kings) {
     if (!p.bet) return null;
     return h("span.player-bet", { text: kings ? `bet ${chips(p.bet)}/card` : `bet ${chips(p.bet)}` });
@@ -366,9 +371,10 @@ const DA = (() => {
   }
 
   return {
-    h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, isKingsPot,
+    h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, lineOfCard,
+    game, dealWords, GAMES,
     chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState,
     fillKingsHand, playerItem, betBit, drawBoard,
-    RANKS, SUITS, SUIT, LINE_NAMES,
+    RANKS, SUITS, SUIT,
   };
 })();

@@ -7,7 +7,8 @@
   const $ = (id) => document.getElementById(id);
   const tableId = document.body.dataset.tableId;
   const variant = document.body.dataset.variant;
-  const kings = DA.isKingsPot(variant);
+  const game = DA.game(variant); // the game's metadata, from the server
+  const kings = game.stakes_per_card;
 
   /* Times are stored in UTC; the host reads them in the tablet's own time zone. */
   function localTimes() {

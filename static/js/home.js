@@ -3,19 +3,11 @@
 
 (() => {
   const { h, clear } = DA;
-  const GAMES = {
-    kings_pot: { players: [3, 22], rules: ["ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit"] },
-    kings_pot_optional: { players: [3, 22], rules: ["ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit"] },
-    texas_dozen: { players: [2, 13], rules: ["small_blind", "big_blind", "ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit", "pot_limit"], defaults: { ante: 0 } },
-    off_road_stud: { players: [2, 12], rules: ["ante", "betting", "min_bet", "small_bet", "big_bet", "odd_chip", "buy_in"], betting: ["no_limit", "fixed_limit", "pot_limit"] },
-    twenty_one_hand_holdem: { players: [2, 8], rules: ["buy_in", "river_raise", "wilds", "draw_for_blind"], betting: [], defaults: { buy_in: 4 } },
-  };
-  const DEFAULTS = {
-    ante: 1, betting: "no_limit", min_bet: 1, small_bet: 1, big_bet: 2, small_blind: 1, big_blind: 2,
-    odd_chip: "left_of_dealer", river_raise: false, wilds: "none", buy_in: 100, draw_for_blind: false,
-  };
+  // Each game's player range, house rules, defaults and allowed betting come from the
+  // server (Game.metadata, embedded in the page): none of it is copied here.
+  const GAMES = DA.GAMES;
   const RULES = {
-    ante: { label: "Ante", kind: "chips", help: { kings_pot: "per card bought, to the king's pot", kings_pot_optional: "per card bought, to the king's pot", texas_dozen: "from every player (0 = none)", off_road_stud: "from every player" } },
+    ante: { label: "Ante", kind: "chips" },
     betting: { label: "Betting", kind: "choice", choices: { no_limit: "No limit", fixed_limit: "Fixed limit", pot_limit: "Pot limit" } },
     min_bet: { label: "Minimum bet", kind: "chips", only: ["no_limit", "pot_limit"] },
     small_bet: { label: "Small bet", kind: "chips", only: ["fixed_limit"], help: "early rounds" },
@@ -42,8 +34,7 @@
   }
 
   function defaultFor(rule) {
-    const g = GAMES[variant()];
-    return g.defaults && rule in g.defaults ? g.defaults[rule] : DEFAULTS[rule];
+    return GAMES[variant()].rules.defaults[rule];
   }
 
   function renderPlayers() {
@@ -84,14 +75,14 @@
 
   function renderRules() {
     clear(rulesBox);
-    const g = GAMES[variant()];
+    const g = GAMES[variant()].rules;
     const betting = ruleValue("betting");
-    for (const rule of g.rules) {
+    for (const rule of g.offered) {
       const spec = RULES[rule];
       if (spec.only && g.betting.length && !spec.only.includes(betting)) continue;
       const key = `${variant()}:${rule}`;
       const def = defaultFor(rule);
-      const helpText = typeof spec.help === "object" ? spec.help[variant()] : spec.help;
+      const helpText = g.help[rule] || spec.help;
       let input;
       if (spec.kind === "chips") {
         input = h("input", { type: "number", min: 0, step: 1, inputmode: "numeric", name: rule, value: ruleValue(rule), oninput: (e) => {
@@ -121,10 +112,10 @@
     ev.preventDefault();
     showError("");
     const v = variant();
-    const g = GAMES[v];
+    const g = GAMES[v].rules;
     const rules = {};
     const betting = ruleValue("betting");
-    for (const rule of g.rules) {
+    for (const rule of g.offered) {
       const spec = RULES[rule];
       if (spec.only && g.betting.length && !spec.only.includes(betting)) continue;
       let val = ruleValue(rule);

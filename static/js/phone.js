@@ -5,7 +5,8 @@
   const { h, clear } = DA;
   const tableId = document.body.dataset.tableId;
   const variant = document.body.dataset.variant;
-  const kings = DA.isKingsPot(variant);
+  const game = DA.game(variant); // the game's metadata, from the server
+  const kings = game.stakes_per_card;
   const $ = (id) => document.getElementById(id);
   let state = null;
 
@@ -24,8 +25,7 @@
     $("instruction").textContent = s.step.kind === "start_deal"
       ? (s.result ? "The deal is over. The next one starts soon." : "Waiting for the dealer to start the first deal.")
       : s.step.instruction;
-    $("deal-number").textContent = !s.deal_number ? ""
-      : variant === "twenty_one_hand_holdem" ? `· hand ${s.hand_number} of 21` : `· deal ${s.deal_number}`;
+    $("deal-number").textContent = !s.deal_number ? "" : `· ${DA.dealWords(s).toLowerCase()}`;
     const turn = $("turn");
     turn.hidden = !s.step.player;
     turn.textContent = s.step.player ? `${s.step.player}'s turn` : "";

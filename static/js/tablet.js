@@ -6,7 +6,8 @@
   const body = document.body;
   const tableId = body.dataset.tableId;
   const variant = body.dataset.variant;
-  const kings = DA.isKingsPot(variant);
+  const game = DA.game(variant); // the game's metadata, from the server
+  const kings = game.stakes_per_card;
   const $ = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------ the dealer's token
@@ -23,7 +24,7 @@
   let state = null;
   let busy = false;
   let entry = null; // card entry for the current step: {key, slots, active, texts, bad}
-  let amount = null; // the bet/raise amount chosen, per card in King's Pot
+  let amount = null; // the bet/raise amount chosen, per card where cards are bought
   let amountKey = null;
   let lastUndoneSeq = null;
 
@@ -117,7 +118,7 @@
       groups.push({ id: "draw", title: `${step.player}'s card`, rankOnly: false });
       add("draw", "Card");
     } else if (step.kind === "showdown") {
-      const board = variant === "twenty_one_hand_holdem";
+      const board = game.layout.kind === "board";
       if ((step.cells || []).length) {
         groups.push({ id: "cells", title: board ? "Board" : "Grid cards not entered yet", rankOnly: false });
         for (const c of step.cells) add("cells", c, { cell: c });
@@ -354,9 +355,9 @@
       const row = h("div.fold-cards");
       row.append(h("span.fold-cards-label", { text: "Fold one card:" }));
       for (const c of p.live_cards) {
-        const line = { A: "row1", 2: "row2", 3: "row3", 4: "row4", 5: "row5", 6: "col1", 7: "col2", 8: "col3", 9: "col4", T: "col5", J: "diag", Q: "anti", K: "king" }[c[0]];
+        const line = DA.lineOfCard(c, variant);
         row.append(h("button.btn.fold-card", { type: "button", dataset: { foldCard: c }, "aria-label": `Fold ${DA.cardWords(c)}`, onclick: () => act({ type: "fold", player: step.player, card: c }) },
-          DA.cardEl(c, "small"), h("span.fold-line", { text: DA.lineName(line, false) })));
+          DA.cardEl(c, "small"), h("span.fold-line", { text: DA.lineName(line, variant, false) })));
       }
       panel.append(row);
     }
@@ -446,7 +447,7 @@
       const submit = () => {
         const body = { type: "showdown" };
         const cellSlots = entry.slots.filter((x) => x.group === "cells");
-        if (variant === "twenty_one_hand_holdem") {
+        if (game.layout.kind === "board") {
           if (cellSlots.length) body.board = cellSlots.map((x) => x.value || "");
           if (body.board && body.board.some((c) => !c)) { showError("Enter every board card not entered yet."); return; }
         } else if (cellSlots.length) {
@@ -490,7 +491,7 @@
     $("instruction").textContent = s.step.instruction;
     $("instruction").classList.toggle("long", s.step.instruction.length > 70);
     const dealWord = !s.deal_number ? "No deal yet"
-      : variant === "twenty_one_hand_holdem" ? `Hand ${s.hand_number} of 21` : `Deal ${s.deal_number}`;
+      : DA.dealWords(s);
     $("deal-number").textContent = dealWord;
     const turn = $("turn");
     if (s.step.player) {

@@ -8,9 +8,12 @@ from typing import Any
 from flask import Blueprint, g, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from dealer_assist import storage
-from dealer_assist.app import base_url, get_db, get_store, get_throttle
-from dealer_assist.auth import (
+from dealer_assist.core.errors import DealerAssistError
+from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.games import Game
+from dealer_assist.games.registry import game_class
+from dealer_assist.services import storage
+from dealer_assist.services.auth import (
     bearer_token,
     hash_token,
     new_table_id,
@@ -18,8 +21,8 @@ from dealer_assist.auth import (
     throttled_sentence,
     token_matches,
 )
-from dealer_assist.errors import DealerAssistError
-from dealer_assist.table import Table, TableSetup
+from dealer_assist.web.app import base_url, get_db, get_store, get_throttle
+from dealer_assist.web.state import table_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -64,7 +67,7 @@ def json_object(raw: bytes) -> dict[str, Any]:
 
 def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
     """The core's state with the table's id, as every answer and event carries it."""
-    return {"id": table_id, **table.state(dealer=dealer)}
+    return {"id": table_id, **table_state(table, dealer=dealer)}
 
 
 def table_urls(table_id: str, token: str | None = None) -> dict[str, str]:
@@ -185,7 +188,7 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
 def answer_after(table_id: str, table: Table) -> dict[str, Any]:
     """The dealer's answer to an accepted action: the live broadcast, phones first, then
     ``{"seq", "state"}`` with the dealer's state the broadcast built."""
-    from dealer_assist.live import broadcast
+    from dealer_assist.web.live import broadcast
 
     return {"seq": table.seq, "state": broadcast(table_id, table)}
 
@@ -210,22 +213,20 @@ def list_deals(table_id: str) -> ResponseReturnValue:
 
 @bp.get("/tables/<table_id>/deals/<int:number>")
 def get_deal(table_id: str, number: int) -> ResponseReturnValue:
-    dealer = is_dealer(find_table(table_id))
+    row = find_table(table_id)
+    dealer = is_dealer(row)
     deal = storage.get_deal(get_db(), table_id, number)
     if deal is None:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
     if not dealer:
-        deal["actions"] = [hide_cards(entry) for entry in deal["actions"]]
+        game = game_class(row["variant"])
+        deal["actions"] = [hide_cards(entry, game) for entry in deal["actions"]]
     return jsonify(deal)
 
 
-def hide_cards(entry: dict[str, Any]) -> dict[str, Any]:
-    """The cards the dealer entered for King's Pot players (dealt, or one folded) stay the
-    dealer's: the public history shows how many, as the public state does, not which. Cards
-    shown at a showdown are in the deal's result."""
+def hide_cards(entry: dict[str, Any], game: type[Game]) -> dict[str, Any]:
+    """A record as the public history shows it: what the game keeps the dealer's
+    (``Game.public_action``) hidden."""
     action = entry["action"]
-    if action.get("type") == "deal_cards" and action.get("cards"):
-        return {**entry, "action": {**action, "cards": ["?"] * len(action["cards"])}}
-    if action.get("type") == "fold" and action.get("card"):
-        return {**entry, "action": {**action, "card": "?"}}
-    return entry
+    shown = game.public_action(action)
+    return entry if shown is action else {**entry, "action": shown}

@@ -28,10 +28,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from dealer_assist.actions import Action
-from dealer_assist.deal import Totals
-from dealer_assist.rules import KINGS_POT_VARIANTS
-from dealer_assist.table import Table, TableSetup
+from dealer_assist.core.actions import Action
+from dealer_assist.core.deal import Totals
+from dealer_assist.core.table import Table, TableSetup
 
 MAX_TABLE_ID = 64  # ids are 8 characters; anything much longer is no table
 BUSY_TIMEOUT_SECONDS = 15.0  # how long a writer waits for another writer's lock
@@ -298,12 +297,12 @@ def append_action(
             )
     except sqlite3.IntegrityError as err:
         raise StaleTableError(str(err)) from None
-    kings = after.setup.variant in KINGS_POT_VARIANTS
+    kings = after.game.keeps_kings_pot
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
         " kings_pot_after = ? WHERE table_id = ? AND number = ?",
-        [deal.players[deal.dealer].name,  # 21 Hand Hold'em's blind draw may move it
+        [deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
          json.dumps(deal.result) if deal.result is not None else None,
          after.deal_over, stamp, after.totals.kings_pot if kings else None, table_id, number],
     )
@@ -321,7 +320,7 @@ def _deal_out(row: dict[str, Any]) -> dict[str, Any]:
 
 def list_deals(db: Database, table_id: str) -> list[dict[str, Any]]:
     """The table's deals in order: number, dealer, started, finished, start_seq, result and
-    kings_pot_after (None outside King's Pot)."""
+    kings_pot_after (None where the game has no king's pot)."""
     return [_deal_out(row) for row in db.query(
         "SELECT * FROM deals WHERE table_id = ? ORDER BY number", [table_id])]
 
@@ -434,7 +433,7 @@ class TableStore:
     ) -> Accepted:
         """Apply ``body`` to the table and store it before returning.
 
-        Raises :class:`dealer_assist.errors.DealerAssistError` for a refusal (nothing stored),
+        Raises :class:`dealer_assist.core.errors.DealerAssistError` for a refusal (nothing stored),
         :class:`StaleTableError` when ``expect_seq`` is not the table's seq, and ``KeyError``
         for an unknown table.
 

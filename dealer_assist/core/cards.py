@@ -1,8 +1,8 @@
 """Cards as the dealer types them, in every form R1 accepts.
 
 A card is kept in its canonical two-letter form (``"Th"``, ``"As"``); a joker is ``"X1"`` or
-``"X2"``. King's Pot also records a player's card by rank alone (R23): that is a one-letter
-``"K"``.
+``"X2"``. A game of bought cards records a player's card by rank alone (R23): that is a
+one-letter ``"K"``.
 
 >>> parse_card("10♥")
 'Th'
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from dealer_assist.errors import BadCardError
+from dealer_assist.core.errors import BadCardError
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -39,25 +39,30 @@ FULL_DECK: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
 _HINT = 'write a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. "Th"'
 
 
+def grammar() -> dict[str, dict[str, str]]:
+    """The forms :func:`parse_card` reads, as data for the pages (their typed-card boxes read
+    cards by these tables instead of by rules of their own): the upper-cased text of a rank,
+    the last character of a suit, and the jokers, each to its canonical form."""
+    ranks = {r: r for r in RANKS} | {"10": "T", "1O": "T"}
+    suits = {s: s for s in SUITS} | {s.upper(): s for s in SUITS} | SUIT_SYMBOLS
+    jokers = {j: j for j in JOKERS} | {"JOKER1": "X1", "JOKER2": "X2"}
+    return {"ranks": ranks, "suits": suits, "jokers": jokers}
+
+
 def rank_value(card: str) -> int:
     """2 for a deuce up to 14 for an ace (aces high, R56)."""
     return RANKS.index(card[0]) + 2
 
 
 def _normalise_rank(text: str) -> str | None:
-    text = text.upper()
-    if text in ("10", "1O"):
-        return "T"
-    if len(text) == 1 and text in RANKS:
-        return text
-    return None
+    return _GRAMMAR["ranks"].get(text.upper())
 
 
 def parse_card(text: object, *, jokers: bool = False, rank_only: bool = False) -> str:
     """The canonical form of one card; raises :class:`BadCardError` naming the bad text.
 
-    ``rank_only`` also accepts a bare rank (King's Pot's dealt cards, R23) and returns it as
-    one upper-case letter. ``jokers`` accepts ``X1``/``X2`` (21 Hand Hold'em with wild jokers).
+    ``rank_only`` also accepts a bare rank (bought cards as dealt, R23) and returns it as
+    one upper-case letter. ``jokers`` accepts ``X1``/``X2`` (a game with wild jokers).
     """
     if not isinstance(text, str):
         raise BadCardError(f"{text!r} is not a card: {_HINT}.")
@@ -82,6 +87,7 @@ def parse_card(text: object, *, jokers: bool = False, rank_only: bool = False) -
     raise BadCardError(f'"{raw}" is not a card: {_HINT}.')
 
 
+_GRAMMAR = grammar()
 _SPLIT = re.compile(r"[\s,;]+")
 
 

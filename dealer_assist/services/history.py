@@ -10,12 +10,12 @@ ever written back except by :func:`import_table`, which makes a *new* table. No 
 nights, and so does its king's pot (R28).
 
 **The ledger.** Each player's buy-ins are the stack they sat down with plus every ``rebuy``;
-``net = stack - bought in``. Chips that belong to no player (the king's pot, 21 Hand Hold'em's
-bank, chips carried in a pot, odd chips taken off the table) are listed as "on the table". The
+``net = stack - bought in``. Chips that belong to no player (the king's pot, a game's bank
+(R50), chips carried in a pot, odd chips taken off the table) are listed as "on the table". The
 table is one more party in the settle-up: its balance is the chips on it now minus the chips it
-started with (21 Hand Hold'em's bank of 21; nothing in the other games). With it, the balances
+started with (a bank's 21 chips, R50; nothing in the other games). With it, the balances
 sum to zero (R3), and a payment to the table means "put this in the kitty that stands for the
-king's pot"; a payment from it, the bank's chips that 21 Hand Hold'em paid out. In transfers
+king's pot"; a payment from it, the bank's chips the game paid out. In transfers
 the table is ``null``.
 """
 
@@ -24,22 +24,20 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlite_utils import Database
 
-from dealer_assist import storage
-from dealer_assist.actions import Action
-from dealer_assist.deal import Totals
-from dealer_assist.errors import DealerAssistError
-from dealer_assist.games import game_for
-from dealer_assist.layouts import line_label
-from dealer_assist.ledger import settle
-from dealer_assist.rules import KINGS_POT_VARIANTS, VARIANT_NAMES
-from dealer_assist.table import Table, TableSetup, describe
+from dealer_assist.core.actions import Action
+from dealer_assist.core.deal import Totals
+from dealer_assist.core.errors import DealerAssistError
+from dealer_assist.core.table import Table, TableSetup, describe
+from dealer_assist.games.registry import game_class, game_for
+from dealer_assist.services import storage
+from dealer_assist.services.ledger import settle
 
 NIGHT_GAP = timedelta(hours=6)
 EXPORT_FORMAT = "dealer-assist table"
@@ -171,33 +169,7 @@ def result_words(deal: dict[str, Any], variant: str) -> str:
     result = deal["result"]
     if result is None:
         return "In play." if deal["finished"] is None else "No result."
-    kings = variant in KINGS_POT_VARIANTS
-    pays = [f"{name} takes {amount}" for name, amount in result.get("payouts", {}).items()
-            if amount]
-    if result.get("no_play"):
-        words = "Fewer than two players bought cards: the antes stay in the king's pot"
-    elif result.get("uncontested"):
-        winners = result.get("winners") or []
-        words = f"Everyone else folded: {winners[0]} wins" if winners else "Everyone else folded"
-        if not winners:
-            words = "Everyone left the hand: its pot carries"
-    else:
-        lines = [line_label(line, kings_pot=kings) for line in result.get("winning_lines", [])]
-        hands = result.get("hands") or {}
-        winners = result.get("winners") or []
-        if lines:
-            words = ("Winning line: " if len(lines) == 1 else "Winning lines: ") + ", ".join(
-                lines)
-            if kings and result.get("lines"):
-                words += f" with {result['lines'][result['winning_lines'][0]]['hand'].lower()}"
-        else:
-            words = "Showdown"
-        if winners and hands.get(winners[0]):
-            words += f" ({' and '.join(winners)}: {hands[winners[0]]['hand'].lower()})"
-    words += "; " + ", ".join(pays) if pays else ""
-    if result.get("kings_pot_won"):
-        words += f"; the king's pot of {result['kings_pot_won']} won"
-    return words + "."
+    return game_class(variant).result_words(result)
 
 
 def table_history(stored: Stored) -> dict[str, Any]:
@@ -207,7 +179,7 @@ def table_history(stored: Stored) -> dict[str, Any]:
     after = totals_after(stored, now)
     entries = between_deal_entries(stored)
     setup = stored.setup
-    kings = setup.variant in KINGS_POT_VARIANTS
+    game = game_class(setup.variant)
     deals = []
     for deal in stored.deals:
         number = deal["number"]
@@ -222,12 +194,12 @@ def table_history(stored: Stored) -> dict[str, Any]:
                              if totals is not None else None),
             "entries": entries[number],
         }
-        if setup.variant == "twenty_one_hand_holdem":
+        if "bank" in game.state_fields:
             out["bank_after"] = totals.bank if totals is not None else None
         deals.append(out)
     history: dict[str, Any] = {
         "id": stored.table_id, "name": setup.name, "variant": setup.variant,
-        "variant_name": VARIANT_NAMES[setup.variant], "created": stored.row["created"],
+        "variant_name": game.name, "created": stored.row["created"],
         "players": list(setup.players),
         "starting_stacks": dict(zip(setup.players, setup.stacks, strict=True)),
         "night_gap_hours": NIGHT_GAP.total_seconds() / 3600,
@@ -235,9 +207,9 @@ def table_history(stored: Stored) -> dict[str, Any]:
         "deals": deals,
         "ledger": table_ledger(stored, now),
     }
-    if kings:
+    if game.keeps_kings_pot:
         history["kings_pot"] = now.totals.kings_pot if now.deal_over else now.base.kings_pot
-    if setup.variant == "twenty_one_hand_holdem":
+    if game.deals_per_game is not None:
         last = stored.deals[-1]["result"] if stored.deals else None
         history["game"] = {key: last[key] for key in ("game_winner", "standings",
                                                       "tiebreak_draws")
@@ -302,10 +274,11 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- replay
 def replay_deal(stored: Stored, number: int, *, dealer: bool,
+                view: Callable[[Table], dict[str, Any]],
                 mask: Any = None) -> dict[str, Any] | None:
-    """Deal ``number`` step by step: the state after each of its records (undo records
-    included), replayed from the totals it started from. ``mask`` hides a record's face-down
-    cards for a public reader (``api.hide_cards``)."""
+    """Deal ``number`` step by step: ``view`` of the table after each of its records (undo
+    records included), replayed from the totals it started from. ``mask`` hides a record's
+    face-down cards for a public reader (``api.hide_cards``)."""
     deal = next((d for d in stored.deals if d["number"] == number), None)
     if deal is None:
         return None
@@ -325,7 +298,7 @@ def replay_deal(stored: Stored, number: int, *, dealer: bool,
         shown = mask(record) if mask and not dealer else record
         steps.append({"seq": record["seq"], "time": record["time"], "action": shown["action"],
                       "label": label,
-                      "state": {"id": stored.table_id, **table.state(dealer=dealer)}})
+                      "state": {"id": stored.table_id, **view(table)}})
     return {"number": number, "dealer": deal["dealer"], "started": deal["started"],
             "finished": deal["finished"], "steps": steps}
 
@@ -343,7 +316,7 @@ def csv_cell(value: Any) -> Any:
 
 def deals_csv(stored: Stored) -> str:
     """One row per deal: number, started, finished, dealer, winners, winning lines, each
-    player's payout, the king's pot after it (empty outside King's Pot), and the rebuys and
+    player's payout, the king's pot after it (empty where the game has none), and the rebuys and
     adjustments that followed it."""
     players = list(stored.setup.players)
     entries = between_deal_entries(stored)
@@ -438,7 +411,7 @@ def rebuild(data: Any) -> Rebuilt:
     if not isinstance(records, list) or len(records) > MAX_IMPORT_ACTIONS:
         raise ImportRefused(f"actions must be a list of at most {MAX_IMPORT_ACTIONS:,} "
                             "records.")
-    kings = setup.variant in KINGS_POT_VARIANTS
+    kings = game_class(setup.variant).keeps_kings_pot
     table = Table.from_setup(setup)
     actions: list[dict[str, Any]] = []
     deals: list[dict[str, Any]] = []

@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from dealer_assist.games.registry import game_class
+
 WIDTH = 640
 PLOT_HEIGHT = 240
 MARGIN_LEFT = 52
@@ -223,19 +225,20 @@ def kings_pot_chart(history: dict[str, Any], width: int = WIDTH) -> str:
 
 def stacks_chart(history: dict[str, Any], width: int = WIDTH) -> str:
     deals = finished_points(history)
-    twenty_one = history["variant"] == "twenty_one_hand_holdem"
+    game = game_class(history["variant"])
     xs = [0] + [d["number"] for d in deals]
     series = [(name, [history["starting_stacks"][name]]
                + [d["stacks_after"][name] for d in deals]) for name in history["players"]]
-    title = "Chips after each hand" if twenty_one else "Stacks after each deal"
+    title = game.stacks_chart_title
     labels = ["start"] + [str(x) for x in xs[1:]]
     return line_chart(chart_id("chart-stacks", width), title, xs, series,
-                      "Hand" if twenty_one else "Deal", x_labels=labels, legend=True,
-                      from_zero=twenty_one, width=width)
+                      game.deal_word, x_labels=labels, legend=True,
+                      from_zero=game.stacks_from_zero, width=width)
 
 
 def standings_chart(history: dict[str, Any], width: int = WIDTH) -> str | None:
-    """21 Hand Hold'em's final standing, with the tie-break draws (R56) under it."""
+    """A game's final standing (where the game has an end), with the tie-break draws (R56)
+    under it."""
     game = history.get("game")
     if not game or not game.get("standings"):
         return None

@@ -26,11 +26,11 @@ import socketio as socketio_server
 from flask import Flask, current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
-from dealer_assist.api import ApiError, answer_after, no_table, state_for, take_action
-from dealer_assist.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
-from dealer_assist.auth import throttled_sentence, token_matches
-from dealer_assist.json_codec import SocketJSON
-from dealer_assist.table import Table
+from dealer_assist.core.table import Table
+from dealer_assist.services.auth import throttled_sentence, token_matches
+from dealer_assist.web.api import ApiError, answer_after, no_table, state_for, take_action
+from dealer_assist.web.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
+from dealer_assist.web.json_codec import SocketJSON
 
 
 def public_room(table_id: str) -> str:
@@ -103,7 +103,7 @@ def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]
 def broadcast(table_id: str, table: Table) -> dict[str, Any]:
     """Send the new state to everyone following the table: the public state (no face-down
     card, no token) to the public room first, since the phones are the many, then the commit's
-    owed fsync (:func:`dealer_assist.app.pay_owed_sync`, during which the phones' frames go
+    owed fsync (:func:`dealer_assist.web.app.pay_owed_sync`, during which the phones' frames go
     out), then the dealer's state to the dealer room. With a message queue the states go out
     through it, to this process's clients and every other's. Returns the dealer's state, for
     the answer."""

@@ -19,9 +19,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
-from dealer_assist import storage
-from dealer_assist.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES, FailureThrottle
-from dealer_assist.json_codec import FastJSONProvider, SocketJSON
+from dealer_assist.services import storage
+from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES, FailureThrottle
+from dealer_assist.web.json_codec import FastJSONProvider, SocketJSON
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -30,7 +30,7 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self' ws: wss:; frame-ancestors 'none'"
 )
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]  # dealer_assist/
 
 
 def asset_dir(name: str) -> Path:
@@ -77,13 +77,13 @@ def create_app(
     app.extensions["dealer_assist.throttle"] = FailureThrottle(
         app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
 
-    from dealer_assist.api import bp as api_bp
-    from dealer_assist.live import register_events
-    from dealer_assist.pages import bp as pages_bp
+    from dealer_assist.web.api import bp as api_bp
+    from dealer_assist.web.live import register_events
+    from dealer_assist.web.pages import bp as pages_bp
 
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
-    from dealer_assist.history_api import bp as history_bp  # issue 4: history, ledger, export
+    from dealer_assist.web.history_api import bp as history_bp  # issue 4: history, ledger, export
 
     app.register_blueprint(history_bp)
     app.teardown_appcontext(close_db)
@@ -92,7 +92,7 @@ def create_app(
 
     options: dict[str, Any] = {}
     if message_queue:
-        from dealer_assist.live import QueueManager
+        from dealer_assist.web.live import QueueManager
 
         options["client_manager"] = QueueManager(message_queue)
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
@@ -101,7 +101,7 @@ def create_app(
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:
-        from dealer_assist.live import listen_to_queue
+        from dealer_assist.web.live import listen_to_queue
 
         listen_to_queue(app)
     return app

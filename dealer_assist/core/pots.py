@@ -1,6 +1,7 @@
 """Pots by contribution layers (R6) and equal splits with odd chips (R7).
 
-A *stake* is a betting seat: a live card in King's Pot (R24), a player in the other games.
+A *stake* is a betting seat: a live card where cards are bought (R24), a player in the other
+games.
 
 >>> [(p.amount, p.eligible) for p in layer_pots([10, 4, 10], [True, True, True])]
 [(12, (0, 1, 2)), (12, (0, 2))]
@@ -71,7 +72,7 @@ def split(
     odd_chip: str = "left_of_dealer",
 ) -> tuple[dict[int, int], int]:
     """Share ``amount`` equally among ``winners`` (one entry per share; a seat may appear
-    twice, as a King's Pot player with two winning cards does, R26).
+    twice, as a player with two winning cards bought does, R26).
 
     Odd chips go one at a time to the shares in seat order starting at ``first_seat`` (the
     dealer's left), or with ``odd_chip="carry"`` are returned as the second value, left over.

@@ -2,34 +2,50 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, abort, render_template
 
-from dealer_assist import storage
-from dealer_assist.api import table_urls
-from dealer_assist.app import get_db, get_store
-from dealer_assist.qr import qr_svg
-from dealer_assist.rules import VARIANT_NAMES
+from dealer_assist.core.cards import grammar
+from dealer_assist.games.registry import all_games, game_class, games_json
+from dealer_assist.services import storage
+from dealer_assist.web.api import table_urls
+from dealer_assist.web.app import get_db, get_store
+from dealer_assist.web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)
 
 
-def table_context(table_id: str) -> dict[str, str]:
+@bp.app_context_processor
+def card_grammar() -> dict[str, Any]:
+    """Every page that reads typed cards reads them by the core's grammar (``cards.grammar``),
+    embedded beside the games' metadata."""
+    return {"card_grammar": CARD_GRAMMAR}
+
+
+CARD_GRAMMAR = grammar()
+
+
+def table_context(table_id: str) -> dict[str, Any]:
     """What the table pages get: ``table_id``, ``table_name``, ``variant``,
-    ``variant_name`` and ``join_url``; a 404 for an unknown table."""
+    ``variant_name``, ``join_url`` and the game's metadata (``games_json``, embedded in the
+    page); a 404 for an unknown table."""
     row = get_store().row(get_db(), table_id)
     if row is None:
         abort(404)
+    game = game_class(row["variant"])
     return {
         "table_id": table_id, "table_name": row["name"], "variant": row["variant"],
-        "variant_name": VARIANT_NAMES.get(row["variant"], row["variant"]),
-        "join_url": table_urls(table_id)["join_url"],
+        "variant_name": game.name, "join_url": table_urls(table_id)["join_url"],
+        "games_json": [game.metadata()],
     }
 
 
 @bp.get("/")
 def index() -> str:
     return render_template(
-        "index.html", variants=list(VARIANT_NAMES.items()),
+        "index.html", games=all_games(), games_json=games_json(),
+        names={game.variant: game.name for game in all_games()},
         tables=storage.list_tables(get_db()),
     )
 

@@ -1,7 +1,7 @@
 """JSON out through orjson: every state the server sends, over HTTP and Socket.IO.
 
-A state of a full King's Pot table is about 5 KB, and every dealer tap encodes it three
-times (the phones' event, the dealer's event, the dealer's answer). The standard library's
+A state of a full table of 22 players buying cards is about 5 KB, and every dealer tap encodes it
+three times (the phones' event, the dealer's event, the dealer's answer). The standard library's
 encoder takes about 55 µs for one, orjson about 7 (docs/benchmarks.md, "Live fan-out").
 Reading JSON stays with the standard library: requests are small, and its errors are the
 ones our refusals are written for.

@@ -4,8 +4,9 @@
 are free); :func:`play_deal` plays one deal to its end.
 
 >>> import random
->>> from dealer_assist.table import Table
->>> t = play_deal(Table.create("off_road_stud", ["Ann", "Bob", "Cy"]), random.Random(1))
+>>> from dealer_assist.core.table import Table
+>>> from dealer_assist.games.registry import variants
+>>> t = play_deal(Table.create(variants()[3], ["Ann", "Bob", "Cy"]), random.Random(1))
 >>> t.deal_over and t.chips() == 300
 True
 """
@@ -15,8 +16,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dealer_assist.cards import FULL_DECK, JOKERS
-from dealer_assist.table import Table
+from dealer_assist.core.cards import FULL_DECK, JOKERS
+from dealer_assist.core.layouts import LayoutKind
+from dealer_assist.core.table import Table
 
 
 def unused_cards(table: Table) -> list[str]:
@@ -82,7 +84,7 @@ def bet_actions(table: Table, step: dict[str, Any], rng: random.Random) -> list[
         else:
             actions.append({"type": option, "player": who})
     deal = table.deal
-    if deal is not None and deal.kings_pot_game:
+    if deal is not None and deal.stakes_per_card:
         p = deal.player(who)
         live = deal.live_stakes(p)
         if len(live) > 1:
@@ -94,11 +96,11 @@ def showdown_action(table: Table, step: dict[str, Any], rng: random.Random) -> d
     deck = unused_cards(table)
     rng.shuffle(deck)
     action: dict[str, Any] = {"type": "showdown"}
-    if table.setup.variant == "twenty_one_hand_holdem":
+    if table.game.layout.kind is LayoutKind.BOARD:
         action["board"] = [deck.pop() for _ in step["cells"]]
     else:
         action["cells"] = {cell: deck.pop() for cell in step["cells"]}
-    if table.kings_pot_game:
+    if table.stakes_per_card:
         action["kings_hand"] = [deck.pop() for _ in range(5)]
     else:
         action["hands"] = {
@@ -116,7 +118,7 @@ def play_deal(
     for _ in range(max_actions):
         if table.deal_over:
             return table
-        if undo_rate and table.state()["can_undo"] and rng.random() < undo_rate:
+        if undo_rate and table.can_undo and rng.random() < undo_rate:
             table = table.apply(table.prepare({"type": "undo"}))
             continue
         options = legal_actions(table, rng)

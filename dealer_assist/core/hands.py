@@ -1,8 +1,9 @@
-"""Ranking poker hands (R2), with wild cards and the two-plus-three rule of 21 Hand Hold'em (R54).
+"""Ranking poker hands (R2), with wild cards and the two-plus-three rule (R54).
 
-The five-card ranking itself is eval7's (a maintained C evaluator): this module chooses which
-cards make the hand, turns wild cards into the cards they stand for, and names the result in
-the words a dealer reads out.
+The scores come from :mod:`dealer_assist.core.evaluator` (pure Python, or eval7 when it is
+installed: both give every hand the same score): this module chooses which cards make the
+hand, turns wild cards into the cards they stand for, and names the result in the words a
+dealer reads out.
 
 Every function returns a :class:`HandValue`. Values compare by ``score`` alone, so hands from
 different functions can be compared with ``<``, ``>`` and ``==``; an equal score is a tie
@@ -30,10 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-import eval7
-
-from dealer_assist.cards import FULL_DECK, JOKERS, RANK_NAMES, RANK_PLURALS, RANKS, is_wild
-from dealer_assist.errors import BadCardError, SetupError
+from dealer_assist.core import evaluator
+from dealer_assist.core.cards import FULL_DECK, JOKERS, RANK_NAMES, RANK_PLURALS, RANKS, is_wild
+from dealer_assist.core.errors import BadCardError, SetupError
 
 __all__ = [
     "CATEGORIES",
@@ -42,6 +42,7 @@ __all__ = [
     "best_five",
     "best_two_plus_three",
     "rank_five",
+    "use_evaluator",
 ]
 
 #: ``HandValue.category`` values, weakest first.
@@ -84,14 +85,26 @@ class HandValue:
 
 
 # --------------------------------------------------------------------------------------------
-# Scores. eval7's value is ``type << 24`` plus up to five 4-bit rank indices (0 = deuce,
-# 12 = ace) from bit 16 down: type 0 high card .. 8 straight flush. Five of a kind uses type 9,
-# above every eval7 value, ordered by its rank.
+# Scores (the evaluator's layout): ``type << 24`` plus up to five 4-bit rank indices
+# (0 = deuce, 12 = ace) from bit 16 down: type 0 high card .. 8 straight flush. Five of a kind
+# uses type 9, above every evaluator's value, ordered by its rank.
 
 _FIVE_TYPE = 9
 _RANK_INDEX: dict[str, int] = {r: i for i, r in enumerate(RANKS)}
-_E7: dict[str, eval7.Card] = {c: eval7.Card(c) for c in FULL_DECK}
-_evaluate = eval7.evaluate
+_NATURALS = frozenset(FULL_DECK)
+_evaluator = evaluator.load()
+_evaluate = _evaluator.evaluate
+
+
+def use_evaluator(name: str | None = None) -> evaluator.Backend:
+    """Rank with the backend ``name`` from now on (``None``: as the environment says).
+
+    The backends agree on every score; the tests run with each in turn.
+    """
+    global _evaluator, _evaluate
+    _evaluator = evaluator.load(name)
+    _evaluate = _evaluator.evaluate
+    return _evaluator.backend
 
 #: (rank mask, ranks high to low) of every straight, the best (ace high) first.
 _STRAIGHTS: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
@@ -184,31 +197,37 @@ def _value(score: int, cards: tuple[str, ...]) -> HandValue:
     return HandValue(score, cards, words[0], words[1])
 
 
-def _arrange(score: int, pairs: Sequence[tuple[str, str]]) -> tuple[str, ...]:
-    """Five of ``pairs`` (given card, card it stands for) in reading order, as given.
+_LAYOUT_RANKS: dict[int, str] = {}
 
-    ``pairs`` may hold more than five cards (then they hold no wild card); for a flush the five
-    are taken from the suit that has all the ranks the score needs.
+
+def _arrange(
+    score: int, given: Sequence[str], stands: Sequence[str] | None = None
+) -> tuple[str, ...]:
+    """Five of the ``given`` cards in reading order, as given; ``stands`` are the cards they
+    stand for (a wild card's stand-in), the given cards themselves when ``None``.
+
+    There may be more than five cards (then none is wild); for a flush the five are taken from
+    the suit that has all the ranks the score needs.
     """
-    layout = _layout(score)
-    kind = score >> 24
-    if kind in (5, 8) and len(pairs) > 5:
+    layout = _LAYOUT_RANKS.get(score)
+    if layout is None:  # memoised: a showdown asks for the same few layouts again and again
+        layout = _LAYOUT_RANKS[score] = "".join(RANKS[r] for r in _layout(score))
+    if stands is None:
+        stands = given
+    if score >> 24 in (5, 8) and len(given) > 5:
         for suit in "cdhs":
-            suited = [p for p in pairs if p[1][1] == suit]
-            if len(suited) >= 5 and {_RANK_INDEX[p[1][0]] for p in suited} >= set(layout):
-                pairs = suited
+            suited = [i for i, c in enumerate(stands) if c[1] == suit]
+            if len(suited) >= 5 and {stands[i][0] for i in suited} >= set(layout):
+                given = [given[i] for i in suited]
+                stands = [stands[i] for i in suited]
                 break
-    left = list(pairs)
-    out: list[str] = []
-    for rank in layout:
-        for i, (given, stands) in enumerate(left):
-            if _RANK_INDEX[stands[0]] == rank:
-                out.append(given)
-                del left[i]
-                break
-    if len(out) != 5:  # pragma: no cover - would mean the score does not match the cards
-        raise AssertionError(f"cards {pairs!r} do not make score {score:#x}")
-    return tuple(out)
+    by_rank: dict[str, list[str]] = {}
+    for card, stand in zip(given, stands, strict=True):
+        by_rank.setdefault(stand[0], []).append(card)
+    try:
+        return tuple([by_rank[rank].pop(0) for rank in layout])
+    except (KeyError, IndexError):  # pragma: no cover - the score does not match the cards
+        raise AssertionError(f"cards {given!r} do not make score {score:#x}") from None
 
 
 # --------------------------------------------------------------------------------------------
@@ -219,7 +238,7 @@ def _wild_score(naturals: Sequence[str], wild: int) -> tuple[int, list[str]]:
     """Best score of exactly five cards: ``naturals`` plus ``wild`` (>= 1) wild cards.
 
     Returns the score and the cards the wild cards stand for (empty for five of a kind). The
-    best hand is built directly, category by category from the top, and eval7 scores it.
+    best hand is built directly, category by category from the top, and the evaluator scores it.
     """
     if not naturals:
         return _five_of_a_kind_score(12), []
@@ -268,7 +287,7 @@ def _wild_score(naturals: Sequence[str], wild: int) -> tuple[int, list[str]]:
             stands = fill(max(r for r, n in counts.items() if n == 2), 1)
         else:  # two wild cards make three of a kind, one makes a pair, of the top rank
             stands = fill(max(ranks), wild)
-    return _evaluate([_E7[c] for c in naturals] + [_E7[c] for c in stands]), stands
+    return _evaluate([*naturals, *stands]), stands
 
 
 def _wild_cards_in_order(
@@ -277,8 +296,7 @@ def _wild_cards_in_order(
     """The five cards of a hand with wild cards, as given, in reading order."""
     if not stands:  # five of a kind
         return (*naturals, *wild_cards)
-    pairs = [(c, c) for c in naturals] + list(zip(wild_cards, stands, strict=True))
-    return _arrange(score, pairs)
+    return _arrange(score, [*naturals, *wild_cards], [*naturals, *stands])
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,7 +311,7 @@ def _check_wilds(wilds: str) -> None:
 def _check_cards(cards: Sequence[str], wilds: str) -> None:
     seen: set[str] = set()
     for card in cards:
-        if card not in _E7:
+        if card not in _NATURALS:
             if card in JOKERS:
                 if wilds != "jokers":
                     raise BadCardError(
@@ -324,13 +342,13 @@ def rank_five(cards: Sequence[str]) -> HandValue:
     >>> rank_five(["Ah", "Kh"])
     Traceback (most recent call last):
     ...
-    dealer_assist.errors.BadCardError: A hand needs exactly five cards, got 2.
+    dealer_assist.core.errors.BadCardError: A hand needs exactly five cards, got 2.
     """
     if len(cards) != 5:
         raise BadCardError(f"A hand needs exactly five cards, got {len(cards)}.")
     _check_cards(cards, "none")
-    score = _evaluate([_E7[c] for c in cards])
-    return _value(score, _arrange(score, [(c, c) for c in cards]))
+    score = _evaluate(cards)
+    return _value(score, _arrange(score, cards))
 
 
 def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
@@ -347,26 +365,17 @@ def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
     >>> best_five(["Ah", "Ah", "Kh", "Qh", "Jh"])
     Traceback (most recent call last):
     ...
-    dealer_assist.errors.BadCardError: Ah is entered twice.
+    dealer_assist.core.errors.BadCardError: Ah is entered twice.
     """
     _check_wilds(wilds)
     n = len(cards)
     if not 5 <= n <= 9:
         raise BadCardError(f"A hand is made from 5 to 9 cards, got {n}.")
     _check_cards(cards, wilds)
-    wild_cards = [c for c in cards if is_wild(c, wilds)]
+    wild_cards = [c for c in cards if is_wild(c, wilds)] if wilds != "none" else []
     if not wild_cards:
-        if n <= 7:
-            best = _evaluate([_E7[c] for c in cards])
-            group: Sequence[str] = cards
-        else:
-            best = -1
-            group = cards
-            for sub in combinations(cards, 7):
-                score = _evaluate([_E7[c] for c in sub])
-                if score > best:
-                    best, group = score, sub
-        return _value(best, _arrange(best, [(c, c) for c in group]))
+        best = _evaluate(cards)
+        return _value(best, _arrange(best, cards))
 
     naturals = [c for c in cards if not is_wild(c, wilds)]
     used_wilds = wild_cards[:5]
@@ -412,7 +421,7 @@ def best_two_plus_three(
     >>> best_two_plus_three(["Ah", "Kd", "Qc"], ["9s", "9h", "9d", "9c", "2h"])
     Traceback (most recent call last):
     ...
-    dealer_assist.errors.BadCardError: A hand needs exactly two hole cards, got 3.
+    dealer_assist.core.errors.BadCardError: A hand needs exactly two hole cards, got 3.
     """
     _check_wilds(wilds)
     if len(hole) != 2:
@@ -424,16 +433,14 @@ def best_two_plus_three(
     h0, h1 = hole
     best = -1
     if wilds == "none" or not any(is_wild(c, wilds) for c in (*hole, *board)):
-        e0, e1 = _E7[h0], _E7[h1]
-        eb = [_E7[c] for c in board]
         best_way = ways[0]
         for way in ways:
             i, j, k = way
-            score = _evaluate([e0, e1, eb[i], eb[j], eb[k]])
+            score = _evaluate((h0, h1, board[i], board[j], board[k]))
             if score > best:
                 best, best_way = score, way
         chosen = [h0, h1, *(board[i] for i in best_way)]
-        return _value(best, _arrange(best, [(c, c) for c in chosen]))
+        return _value(best, _arrange(best, chosen))
     best_five_cards: tuple[str, ...] = ()
     best_stands: list[str] = []
     for i, j, k in ways:
@@ -442,11 +449,11 @@ def best_two_plus_three(
         if len(naturals) < 5:
             score, stands = _wild_score(naturals, 5 - len(naturals))
         else:
-            score, stands = _evaluate([_E7[c] for c in five]), []
+            score, stands = _evaluate(five), []
         if score > best:
             best, best_five_cards, best_stands = score, five, stands
     if len(best_stands) == 0 and best >> 24 != _FIVE_TYPE:
-        return _value(best, _arrange(best, [(c, c) for c in best_five_cards]))
+        return _value(best, _arrange(best, best_five_cards))
     naturals = [c for c in best_five_cards if not is_wild(c, wilds)]
     wild_cards = [c for c in best_five_cards if is_wild(c, wilds)]
     return _value(best, _wild_cards_in_order(best, naturals, wild_cards, best_stands))

@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from dealer_assist import charts, history
-from dealer_assist.api import ApiError, api_error, find_table, hide_cards, is_dealer, table_urls
-from dealer_assist.app import get_db
-from dealer_assist.auth import hash_token, new_table_id, new_token
-from dealer_assist.layouts import line_label
-from dealer_assist.rules import KINGS_POT_VARIANTS
+from dealer_assist.games.registry import game_class
+from dealer_assist.services import history
+from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.web import charts
+from dealer_assist.web.api import ApiError, api_error, find_table, hide_cards, is_dealer, table_urls
+from dealer_assist.web.app import get_db
+from dealer_assist.web.state import table_state
 
 bp = Blueprint("history", __name__)
 bp.register_error_handler(ApiError, api_error)
@@ -49,9 +51,11 @@ def ledger(table_id: str) -> ResponseReturnValue:
 
 @bp.get("/api/tables/<table_id>/deals/<int:number>/replay")
 def replay(table_id: str, number: int) -> ResponseReturnValue:
-    dealer = is_dealer(find_table(table_id))
+    row = find_table(table_id)
+    dealer = is_dealer(row)
     replayed = history.replay_deal(stored_table(table_id), number, dealer=dealer,
-                                   mask=hide_cards)
+                                   view=partial(table_state, dealer=dealer),
+                                   mask=partial(hide_cards, game=game_class(row["variant"])))
     if replayed is None:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
     response = jsonify(replayed)
@@ -125,7 +129,7 @@ def page_table(table_id: str) -> history.Stored:
 
 
 def line_words(line: str, variant: str) -> str:
-    return line_label(line, kings_pot=variant in KINGS_POT_VARIANTS)
+    return game_class(variant).layout.line_label(line)
 
 
 @bp.get("/t/<table_id>/history")
@@ -133,9 +137,9 @@ def history_page(table_id: str) -> str:
     stored = page_table(table_id)
     data = history.table_history(stored)
     # each chart twice, wide and narrow; the stylesheet shows the one that fits the screen
+    game = game_class(data["variant"])
     draw = {"standings": charts.standings_chart, "stacks": charts.stacks_chart}
-    if data["variant"] in KINGS_POT_VARIANTS:
-        draw["kings_pot"] = charts.kings_pot_chart
+    draw |= {name: CHARTS[name.replace("_", "-")] for name in game.history_charts}
     shown: dict[str, tuple[Markup, Markup]] = {}
     for name, chart in draw.items():
         wide, narrow = chart(data), chart(data, charts.NARROW)
@@ -143,8 +147,9 @@ def history_page(table_id: str) -> str:
             shown[name] = (Markup(wide), Markup(narrow))
     deals = {d["number"]: d for d in data["deals"]}
     return render_template("history.html", h=data, charts=shown, deals=deals,
+                           games_json=[game.metadata()],
                            table_id=table_id, line_words=line_words,
-                           kings=data["variant"] in KINGS_POT_VARIANTS)
+                           game=game.metadata(), kings=game.keeps_kings_pot)
 
 
 @bp.get("/t/<table_id>/history/<int:number>")
@@ -153,10 +158,12 @@ def replay_page(table_id: str, number: int) -> str:
     deal = next((d for d in stored.deals if d["number"] == number), None)
     if deal is None:
         abort(404)
+    game = game_class(stored.setup.variant)
     return render_template("replay.html", table_id=table_id, table_name=stored.setup.name,
                            variant=stored.setup.variant, number=number,
                            last=stored.deals[-1]["number"],
-                           variant_name=history.VARIANT_NAMES[stored.setup.variant])
+                           variant_name=game.name, deal_word=game.deal_word,
+                           games_json=[game.metadata()])
 
 
 CHARTS = {"kings-pot": charts.kings_pot_chart, "stacks": charts.stacks_chart,
@@ -169,7 +176,8 @@ def chart_svg(table_id: str, name: str) -> Response:
     if draw is None:
         abort(404)
     data = history.table_history(page_table(table_id))
-    if name == "kings-pot" and data["variant"] not in KINGS_POT_VARIANTS:
+    extra = {chart.replace("_", "-") for chart in game_class(data["variant"]).history_charts}
+    if name not in ("stacks", "standings") and name not in extra:
         abort(404)
     svg = draw(data, charts.NARROW if request.args.get("width") == "narrow" else charts.WIDTH)
     if svg is None:

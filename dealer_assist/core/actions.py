@@ -8,7 +8,7 @@ True
 >>> Action.from_json({"type": "bet", "player": "Bob", "amount": "lots"})
 Traceback (most recent call last):
 ...
-dealer_assist.errors.IllegalActionError: amount must be a whole number of chips, not 'lots'.
+dealer_assist.core.errors.IllegalActionError: amount must be a whole number of chips, not 'lots'.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.errors import IllegalActionError
-from dealer_assist.rules import MAX_CHIPS
+from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.rules import MAX_CHIPS
 
 ACTION_TYPES = (
     "start_deal", "buy", "deal_cards", "next", "reveal", "check", "call", "fold", "bet",
@@ -32,7 +32,7 @@ class Action:
     """One thing that happened at the table. Field meanings follow API.md "Actions".
 
     Cards are kept as the dealer typed them until the game reads them; a stored record is
-    always the canonical one that :meth:`dealer_assist.table.Table.prepare` returns.
+    always the canonical one that :meth:`dealer_assist.core.table.Table.prepare` returns.
     """
 
     type: str

@@ -3,9 +3,10 @@
 The table is immutable: :meth:`Table.apply` returns a new table, so a refused action leaves
 the old one exactly as it was (R9). Undo (R8) replays the current deal's records but the last.
 
->>> t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+>>> from dealer_assist.games.registry import variants
+>>> t = Table.create(variants()[2], ["Ann", "Bob", "Cy"])  # the 5x5 grid with two hole cards
 >>> t = t.apply(t.prepare({"type": "start_deal"}))
->>> t.state()["step"]["instruction"]
+>>> t.step()["instruction"]
 'Deal two hole cards to each player, then tap Next.'
 >>> t.can(t.prepare({"type": "check", "player": "Ann"}))
 False
@@ -18,20 +19,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.actions import Action
-from dealer_assist.cards import FULL_DECK
-from dealer_assist.deal import Deal, Totals
-from dealer_assist.errors import IllegalActionError, SetupError
-from dealer_assist.games import Game, game_for
-from dealer_assist.rules import (
-    KINGS_POT_VARIANTS,
-    MAX_CHIPS,
-    PLAYER_RANGE,
-    VARIANT_NAMES,
-    VARIANTS,
-    HouseRules,
-)
-from dealer_assist.views import table_state
+from dealer_assist.core.actions import Action
+from dealer_assist.core.cards import FULL_DECK
+from dealer_assist.core.deal import Deal, Totals
+from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.rules import MAX_CHIPS, HouseRules
+from dealer_assist.games import Game
+from dealer_assist.games.registry import game_class, game_for
 
 MAX_NAME = 40
 
@@ -50,19 +44,16 @@ class TableSetup:
     def create(
         cls, variant: Any, players: Any, rules: Any = None, name: Any = ""
     ) -> TableSetup:
-        if variant not in VARIANTS:
-            raise SetupError(
-                f"Unknown game {str(variant)[:40]!r}: choose one of {', '.join(VARIANTS)}."
-            )
-        house = HouseRules.for_variant(variant, rules)
+        game = game_class(variant)
+        house = HouseRules.for_game(game, rules)
         if not isinstance(name, str) or len(name) > 80:
             raise SetupError("The table's name must be text of at most 80 characters.")
         if not isinstance(players, list):
             raise SetupError("players must be a list of names in seat order.")
-        low, high = PLAYER_RANGE[variant]
+        low, high = game.players
         if not low <= len(players) <= high:
             raise SetupError(
-                f"{VARIANT_NAMES[variant]} is for {low} to {high} players, not {len(players)}."
+                f"{game.name} is for {low} to {high} players, not {len(players)}."
             )
         names: list[str] = []
         stacks: list[int] = []
@@ -157,12 +148,19 @@ class Table:
             self.deal.result is not None and not self.deal.current_phase.runs_after_result
         )
 
-    def state(self, *, dealer: bool = False) -> dict[str, Any]:
-        """The state of API.md; ``dealer`` adds what only the dealer may see."""
-        return table_state(self, dealer=dealer)
+    @property
+    def can_undo(self) -> bool:
+        """Whether the deal in play has a record after its ``start_deal`` to take back."""
+        return self.deal is not None and len(self.actions) > 1
 
     def step(self) -> dict[str, Any]:
-        return self.state()["step"]
+        """What happens next (API.md "State", ``step``)."""
+        if self.deal is None:
+            return {"kind": "start_deal", "player": None,
+                    "instruction": "Tap Start deal to deal the first hand."}
+        step = self.deal.step()
+        step.setdefault("player", None)
+        return step
 
     # ------------------------------------------------------------------ acting
     def prepare(self, body: dict[str, Any] | Action) -> Action:
@@ -170,9 +168,7 @@ class Table:
         dealer lets the app draw (R51, R56), so replaying it gives the same table."""
         action = body if isinstance(body, Action) else Action.from_json(body)
         if action.type == "draw" and action.card is None and self.deal is not None:
-            from dealer_assist.games.twenty_one import draw_candidates_taken
-
-            taken = set(draw_candidates_taken(self.deal))
+            taken = set(self.game.drawn_cards(self.deal))
             choices = [c for c in FULL_DECK if c not in taken]
             action = Action(type="draw", player=action.player,
                             card=choices[secrets.randbelow(len(choices))])
@@ -206,8 +202,9 @@ class Table:
                 + ("finish this deal first." if self.deal else "set starting stacks when the "
                    "table is made, and rebuy after a deal.")
             )
-        if self.setup.variant == "twenty_one_hand_holdem" and action.type == "rebuy":
-            raise IllegalActionError("21 Hand Hold'em has no buying in (R50).")
+        if action.type not in self.game.between_deal_actions:
+            raise IllegalActionError(self.game.between_deal_refusals.get(
+                action.type, f"{self.game.name} has no {action.type} between deals."))
         deal = self.deal.clone()
         p = deal.player(action.player)
         amount = action.amount
@@ -260,8 +257,8 @@ class Table:
         return table
 
     @property
-    def kings_pot_game(self) -> bool:
-        return self.setup.variant in KINGS_POT_VARIANTS
+    def stakes_per_card(self) -> bool:
+        return self.game.stakes_per_card
 
 
 def describe(action: Action) -> str:

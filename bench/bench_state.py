@@ -1,0 +1,130 @@
+"""Rules-core speed per dealer tap: ``Table.apply(action)`` and the state build
+(``table_state``, public and the dealer's), on recorded random deals of every game.
+
+Run: python bench/bench_state.py [--deals N] [--rounds R] [--baseline REF]
+
+The deals are played once by ``autoplay`` (fixed seeds) and stored as JSON records; each
+round replays every record, timing each apply and each state build, and takes the median per
+game. ``--baseline REF`` extracts the commit REF (``git archive``) into a temporary folder and
+runs the same replay against it in a subprocess, alternating rounds with the current code, so
+both sides share the machine's noise; it prints the two side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"kings_pot": 10, "kings_pot_optional": 10, "texas_dozen": 9, "off_road_stud": 8,
+         "twenty_one_hand_holdem": 6}
+
+
+def record_deals(deals: int) -> dict[str, list[dict[str, Any]]]:
+    from dealer_assist.core.autoplay import legal_actions
+    from dealer_assist.core.table import Table
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for variant, players in GAMES.items():
+        rng = random.Random(7)
+        t = Table.create(variant, [f"P{i}" for i in range(players)])
+        records: list[dict[str, Any]] = []
+        for _ in range(deals):
+            action = t.prepare({"type": "start_deal"})
+            try:
+                t = t.apply(action)
+            except ValueError:  # a game of a fixed number of deals is over
+                break
+            records.append(action.to_json())
+            while not t.deal_over:
+                action = t.prepare(rng.choice(legal_actions(t, rng)))
+                t = t.apply(action)
+                records.append(action.to_json())
+        out[variant] = records
+    return out
+
+
+def replay_round(recorded: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
+    """Median µs per record of apply, the public state and the dealer's state, per game."""
+    from dealer_assist.core.actions import Action
+    from dealer_assist.core.table import Table
+    from dealer_assist.web.state import table_state
+
+    out: dict[str, dict[str, float]] = {}
+    for variant, records in recorded.items():
+        players = [f"P{i}" for i in range(GAMES[variant])]
+        t = Table.create(variant, players)
+        applies, public, dealer = [], [], []
+        for body in records:
+            action = Action.from_json(body)
+            start = time.perf_counter()
+            t = t.apply(action)
+            applies.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            table_state(t)
+            public.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            table_state(t, dealer=True)
+            dealer.append(time.perf_counter() - start)
+        out[variant] = {name: statistics.median(xs) * 1e6
+                        for name, xs in (("apply", applies), ("state", public),
+                                         ("dealer_state", dealer))}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--baseline", help="a commit to compare with, e.g. main")
+    parser.add_argument("--replay", help=argparse.SUPPRESS)  # the subprocess's records file
+    args = parser.parse_args()
+    if args.replay:
+        print(json.dumps(replay_round(json.loads(Path(args.replay).read_text()))))
+        return
+    recorded = record_deals(args.deals)
+    with tempfile.TemporaryDirectory() as tmp:
+        records = Path(tmp) / "records.json"
+        records.write_text(json.dumps(recorded))
+        base_dir = None
+        if args.baseline:
+            base_dir = Path(tmp) / "baseline"
+            base_dir.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline],
+                                     check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(base_dir)], input=archive, check=True)
+        ours: list[dict[str, dict[str, float]]] = []
+        theirs: list[dict[str, dict[str, float]]] = []
+        for _ in range(args.rounds):
+            ours.append(replay_round(recorded))
+            if base_dir is not None:
+                env = {**os.environ, "PYTHONPATH": str(base_dir), "PYTHONDONTWRITEBYTECODE": "1"}
+                done = subprocess.run([sys.executable, __file__, "--replay", str(records)],
+                                      env=env, cwd=base_dir, check=True, capture_output=True,
+                                      text=True)
+                theirs.append(json.loads(done.stdout))
+    print(f"median µs per record, median of {args.rounds} rounds, {args.deals} deals per game")
+    head = "| game | measure | this code |" + (f" {args.baseline} | change |" if theirs else "")
+    print(head)
+    print("| --- | --- | ---: |" + (" ---: | ---: |" if theirs else ""))
+    for variant in GAMES:
+        for measure in ("apply", "state", "dealer_state"):
+            now = statistics.median(r[variant][measure] for r in ours)
+            row = f"| {variant} | {measure} | {now:.1f} |"
+            if theirs:
+                then = statistics.median(r[variant][measure] for r in theirs)
+                row += f" {then:.1f} | {100 * (now - then) / then:+.0f}% |"
+            print(row)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,360 @@
+"""The deal model: players, stakes, the betting round in progress, and the totals carried.
+
+A game (``dealer_assist.games``) is a list of phases (:mod:`dealer_assist.core.phases`); the
+deal walks through them as actions arrive. Every handler may raise
+:class:`IllegalActionError` half-way: the table applies each action to a copy, so a refusal
+changes nothing (R9).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from dealer_assist.core.actions import Action
+from dealer_assist.core.cards import parse_card
+from dealer_assist.core.errors import BadCardError, IllegalActionError
+from dealer_assist.core.pots import Pot, layer_pots, split
+from dealer_assist.core.rules import HouseRules
+
+if TYPE_CHECKING:
+    from dealer_assist.core.phases import Phase
+    from dealer_assist.games import Game
+
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What a table carries from one deal to the next (R28, R55)."""
+
+    stacks: tuple[int, ...]
+    deal_number: int = 0  # deals started so far
+    button: int = -1  # the seat of the last deal's dealer (or blind holder, R51)
+    kings_pot: int = 0
+    bank: int = 0
+    carry: int = 0  # chips left in the pot for the next deal (R7 carry, R55)
+    off_table: int = 0  # odd chips taken off the table after a game's last hand (R56)
+    game_over: bool = False
+    buy_ins: tuple[int, ...] = ()  # every chip each player has bought in, rebuys included
+
+    def chips(self) -> int:
+        """Every chip the table holds: conserved by every deal (R3)."""
+        return sum(self.stacks) + self.kings_pot + self.bank + self.carry + self.off_table
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stacks": list(self.stacks), "deal_number": self.deal_number,
+            "button": self.button, "kings_pot": self.kings_pot, "bank": self.bank,
+            "carry": self.carry, "off_table": self.off_table, "game_over": self.game_over,
+            "buy_ins": list(self.buy_ins),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Totals:
+        return cls(**{**data, "stacks": tuple(data["stacks"]),
+                      "buy_ins": tuple(data.get("buy_ins", ()))})
+
+
+@dataclass
+class Stake:
+    """A betting seat (R24): one per card bought where cards are bought, one per
+    player elsewhere."""
+
+    owner: int
+    card: str | None = None
+    contributed: int = 0
+    live: bool = True
+
+
+@dataclass
+class Player:
+    name: str
+    seat: int
+    stack: int
+    status: str = "in"  # in, folded, all_in, out
+    round_bet: int = 0  # per live stake, this betting round
+    acted: bool = False
+    raise_closed: bool = False  # a short all-in did not reopen the betting for this player
+    stakes: list[int] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)  # as recorded by the dealer
+    bought: int | None = None  # cards asked for, where players buy cards; None until asked
+
+    @property
+    def live(self) -> bool:
+        return self.status in ("in", "all_in")
+
+
+@dataclass
+class Round:
+    """The betting round in progress."""
+
+    index: int
+    bet_size: int  # fixed limit: the size of a bet or raise this round
+    opener: int  # the seat betting starts from
+    current: int = 0  # the highest per-stake bet this round
+    last_raise: int = 0  # the smallest raise increment that reopens the betting
+    raises: int = 0  # bets and raises so far (fixed limit allows four)
+
+
+@dataclass
+class Deal:
+    game: Game
+    rules: HouseRules
+    players: list[Player]
+    dealer: int
+    totals: Totals  # the table before this deal
+    stakes: list[Stake] = field(default_factory=list)
+    phase: int = 0
+    turn: int | None = None  # the seat whose turn it is, where a phase has turns
+    round: Round | None = None
+    grid: dict[str, str | None] = field(default_factory=dict)  # cell -> card; None if turned
+    revealed: list[str] = field(default_factory=list)
+    kings_hand: list[str] = field(default_factory=list)
+    kings_pot: int = 0
+    bank: int = 0
+    carry: int = 0  # dead chips in this deal's main pot
+    off_table: int = 0
+    result: dict[str, Any] | None = None
+    log: list[str] = field(default_factory=list)
+    scratch: dict[str, Any] = field(default_factory=dict)  # per-phase bookkeeping
+    game_over: bool = False
+
+    # ----------------------------------------------------------------- names and seats
+    def player(self, name: str | None) -> Player:
+        if name is None:
+            raise IllegalActionError("Say which player acts.")
+        for p in self.players:
+            if p.name.casefold() == name.casefold():
+                return p
+        raise IllegalActionError(f"There is no player called {name} at this table.")
+
+    def seats_from(self, first: int) -> list[Player]:
+        """Every player in seat order, clockwise, starting at seat ``first`` (R4)."""
+        n = len(self.players)
+        return [self.players[(first + i) % n] for i in range(n)]
+
+    @property
+    def left_of_dealer(self) -> int:
+        return (self.dealer + 1) % len(self.players)
+
+    @property
+    def stakes_per_card(self) -> bool:
+        """R24: whether every card bought is a betting seat (the game declares it)."""
+        return self.game.stakes_per_card
+
+    def live_stakes(self, p: Player) -> list[Stake]:
+        return [self.stakes[i] for i in p.stakes if self.stakes[i].live]
+
+    def still_in(self) -> list[Player]:
+        return [p for p in self.players if p.live]
+
+    def chips(self) -> int:
+        """Every chip on the table right now (R3)."""
+        return (
+            sum(p.stack for p in self.players) + sum(s.contributed for s in self.stakes)
+            + self.carry + self.kings_pot + self.bank + self.off_table
+        )
+
+    # ----------------------------------------------------------------------- chips
+    def put(self, p: Player, per_stake: int) -> int:
+        """``p`` stakes ``per_stake`` more on each live stake; returns the chips it costs."""
+        live = self.live_stakes(p)
+        cost = per_stake * len(live)
+        if cost > p.stack:
+            raise IllegalActionError(f"{p.name} has only {p.stack} chips.")
+        p.stack -= cost
+        for s in live:
+            s.contributed += per_stake
+        p.round_bet += per_stake
+        return cost
+
+    def pots(self) -> list[Pot]:
+        return layer_pots(
+            [s.contributed for s in self.stakes],
+            [s.live and self.players[s.owner].live for s in self.stakes],
+            self.carry,
+            [self.players[s.owner].status == "all_in" for s in self.stakes],
+        )
+
+    def pot_total(self) -> int:
+        return sum(s.contributed for s in self.stakes) + self.carry
+
+    def return_uncalled(self) -> None:
+        """The part of a bet nobody matched goes back to its owner (R5)."""
+        by_owner: dict[int, int] = {}
+        for s in self.stakes:
+            by_owner[s.owner] = max(by_owner.get(s.owner, 0), s.contributed)
+        for p in self.players:
+            live = self.live_stakes(p)
+            if not live:
+                continue
+            top = live[0].contributed
+            others = max((c for o, c in by_owner.items() if o != p.seat), default=0)
+            if top > others:
+                back = top - others
+                for s in live:
+                    s.contributed -= back
+                p.stack += back * len(live)
+                p.round_bet = max(0, p.round_bet - back)
+                if p.status == "all_in" and p.stack >= len(live):
+                    p.status = "in"
+                self.log.append(f"{p.name} takes back {back * len(live)} uncalled.")
+                return
+
+    def share_out(
+        self, amount: int, winners: Sequence[int], *, odd_chip: str | None = None
+    ) -> int:
+        """Pay ``amount`` to ``winners`` (seats, one entry a share); returns the odd chips
+        left over under ``carry`` (R7)."""
+        won, left = split(
+            amount, winners, seats=len(self.players), first_seat=self.left_of_dealer,
+            odd_chip=odd_chip or self.rules.odd_chip,
+        )
+        payouts = self.result_payouts()
+        for seat, chips in won.items():
+            self.players[seat].stack += chips
+            name = self.players[seat].name
+            payouts[name] = payouts.get(name, 0) + chips
+        return left
+
+    def result_payouts(self) -> dict[str, int]:
+        if self.result is None:
+            self.result = {"payouts": {}}
+        return self.result["payouts"]
+
+    def clear_pots(self) -> None:
+        for s in self.stakes:
+            s.contributed = 0
+        self.carry = 0
+
+    # ------------------------------------------------------------------ cards
+    def known_cards(self) -> dict[str, str]:
+        """Every full card entered this deal, with where it is, to catch duplicates."""
+        seen: dict[str, str] = {}
+        for cell_name, card in self.grid.items():
+            if card:
+                seen[card] = cell_name
+        for card in self.kings_hand:
+            seen[card] = "the king's hand"
+        for p in self.players:
+            for card in p.cards:
+                if len(card) == 2:
+                    seen[card] = f"{p.name}'s hand"
+        for card in self.scratch.get("board_cards", {}).values():
+            seen[card] = "the board"
+        return seen
+
+    def parse(self, text: str, *, rank_only: bool = False) -> str:
+        try:
+            return parse_card(text, jokers=self.rules.wilds == "jokers", rank_only=rank_only)
+        except BadCardError as err:
+            raise IllegalActionError(str(err)) from None
+
+    def check_new_cards(self, cards: Sequence[str], seen: dict[str, str] | None = None) -> None:
+        """Refuse a card entered twice, naming it (R9)."""
+        seen = dict(self.known_cards() if seen is None else seen)
+        for card in cards:
+            if len(card) != 2:
+                continue
+            if card in seen:
+                raise IllegalActionError(f"{card} is already on the table ({seen[card]}).")
+            seen[card] = "this entry"
+
+    # ------------------------------------------------------------------ flow
+    @property
+    def current_phase(self) -> Phase:
+        return self.game.phases[self.phase]
+
+    def advance(self) -> None:
+        """Move past every finished phase, entering the next ones."""
+        while self.current_phase.done(self) and self.phase < len(self.game.phases) - 1:
+            self.phase += 1
+            self.turn = None
+            self.scratch.pop("phase", None)
+            self.current_phase.enter(self)
+
+    def apply(self, action: Action) -> None:
+        if action.type == "start_deal":
+            raise IllegalActionError("A deal is already in play: finish it first.")
+        phase = self.current_phase
+        if self.result is not None and not phase.runs_after_result:
+            raise IllegalActionError(
+                "This deal is over: start the next deal, or undo to correct it."
+            )
+        if action.type not in phase.accepts(self):
+            raise IllegalActionError(phase.refusal(self, action))
+        phase.handle(self, action)
+        self.end_if_one_left()
+        self.advance()
+
+    def end_if_one_left(self) -> None:
+        if self.result is None and self.game.ends_when_one_left and self.scratch.get("dealt"):
+            alive = self.still_in()
+            if len(alive) <= 1:
+                self.game.award_uncontested(self, alive[0] if alive else None)
+                self.phase = self.game.result_phase()
+                self.turn = None
+                self.scratch.pop("phase", None)
+                self.current_phase.enter(self)
+
+    def clone(self) -> Deal:
+        """A copy that shares nothing mutable with this deal (R9: an action is applied to the
+        copy). Field by field rather than ``copy.deepcopy``, which cost most of an action's
+        time; the game, the rules and the base totals are immutable and shared."""
+        twin = _shallow(self)
+        twin.players = [_copy_player(p) for p in self.players]
+        twin.stakes = [_shallow(s) for s in self.stakes]
+        twin.round = None if self.round is None else _shallow(self.round)
+        twin.grid = dict(self.grid)
+        twin.revealed = list(self.revealed)
+        twin.kings_hand = list(self.kings_hand)
+        twin.result = copy.deepcopy(self.result)
+        twin.log = list(self.log)
+        twin.scratch = copy.deepcopy(self.scratch)
+        return twin
+
+    def step(self) -> dict[str, Any]:
+        return self.current_phase.step(self)
+
+    def final_totals(self) -> Totals:
+        return Totals(
+            stacks=tuple(p.stack for p in self.players),
+            deal_number=self.totals.deal_number,
+            button=self.dealer_button(),
+            kings_pot=self.kings_pot,
+            bank=self.bank,
+            carry=self.carry + sum(s.contributed for s in self.stakes),
+            off_table=self.off_table,
+            game_over=self.game_over,
+            buy_ins=tuple(
+                b + self.scratch.get("rebuys", {}).get(i, 0)
+                for i, b in enumerate(self.totals.buy_ins or self.totals.stacks)
+            ),
+        )
+
+    def dealer_button(self) -> int:
+        return self.scratch.get("button", self.dealer)
+
+
+def chips(n: int) -> str:
+    """``"1 chip"``, ``"3 chips"``."""
+    return f"{n} chip" if n == 1 else f"{n} chips"
+
+
+def _shallow(obj: _T) -> _T:
+    """``copy.copy`` for our plain dataclasses, without its ``__reduce_ex__`` round trip
+    (about 4 µs an object, and a deal of 22 players has some 45 of them to copy)."""
+    twin: _T = object.__new__(type(obj))
+    twin.__dict__.update(obj.__dict__)
+    return twin
+
+
+def _copy_player(p: Player) -> Player:
+    twin = _shallow(p)
+    twin.stakes = list(p.stakes)
+    twin.cards = list(p.cards)
+    return twin

@@ -1,0 +1,140 @@
+"""The phase framework: one part of a deal, and the phases every game shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dealer_assist.core.actions import Action
+from dealer_assist.core.deal import Deal, Player
+from dealer_assist.core.errors import IllegalActionError
+
+
+class Phase:
+    """One part of a deal. Subclasses say which actions they take and what comes next."""
+
+    kind = "next"
+    runs_after_result = False
+
+    def enter(self, deal: Deal) -> None:
+        """Called when the deal reaches this phase."""
+
+    def done(self, deal: Deal) -> bool:
+        return bool(deal.scratch.get("phase", {}).get("done"))
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ()
+
+    def refusal(self, deal: Deal, action: Action) -> str:
+        step = self.step(deal)
+        return f"Cannot {action.type.replace('_', ' ')} now: {step['instruction']}"
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        raise NotImplementedError
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @staticmethod
+    def mark_done(deal: Deal) -> None:
+        deal.scratch.setdefault("phase", {})["done"] = True
+
+
+def check_turn(deal: Deal, action: Action) -> Player:
+    """The acting player, who must be the one whose turn it is."""
+    p = deal.player(action.player)
+    if deal.turn is None or p.seat != deal.turn:
+        whose = deal.players[deal.turn].name if deal.turn is not None else "nobody"
+        raise IllegalActionError(
+            f"It is not {p.name}'s turn to {action.type.replace('_', ' ')}: it is {whose}'s."
+        )
+    return p
+
+
+class NextPhase(Phase):
+    """A physical step the dealer does, then taps Next (dealing hole cards, discards)."""
+
+    kind = "next"
+
+    def __init__(self, instruction: str, *, marks_dealt: bool = False) -> None:
+        self.instruction = instruction
+        self.marks_dealt = marks_dealt
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("next",)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        if self.marks_dealt:
+            deal.scratch["dealt"] = True
+        deal.log.append(f"Done: {self.instruction}")
+        self.mark_done(deal)
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        return {"kind": "next", "player": None,
+                "instruction": f"{self.instruction}, then tap Next."}
+
+
+class RevealPhase(Phase):
+    """Turn named cells (R10, R11); the dealer may enter the cards as they turn."""
+
+    kind = "reveal"
+
+    def __init__(self, cells: Sequence[str], label: str) -> None:
+        self.cells = tuple(cells)
+        self.label = label
+
+    def accepts(self, deal: Deal) -> tuple[str, ...]:
+        return ("reveal",)
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        entered = self.cards_of(deal, action)
+        deal.check_new_cards(list(entered.values()))
+        for cell_name in self.cells:
+            deal.grid[cell_name] = entered.get(cell_name)
+            deal.revealed.append(cell_name)
+        shown = " ".join(entered.get(c, "?") for c in self.cells) if entered else ""
+        deal.log.append(f"Turned {self.label}" + (f": {shown}" if shown else "") + ".")
+        self.mark_done(deal)
+
+    def cards_of(self, deal: Deal, action: Action) -> dict[str, str]:
+        if action.cards is not None:  # a list, in the order of the cells to turn
+            if len(action.cards) > len(self.cells):
+                raise IllegalActionError(
+                    f"Only {len(self.cells)} cards are turned now ({self.label}), "
+                    f"not {len(action.cards)}."
+                )
+            return {c: deal.parse(t) for c, t in zip(self.cells, action.cards, strict=False)}
+        entered: dict[str, str] = {}
+        for cell_name, text in action.cells or ():
+            if cell_name not in self.cells:
+                raise IllegalActionError(
+                    f"{cell_name} is not turned now: the cards to turn are "
+                    f"{' '.join(self.cells)} ({self.label})."
+                )
+            entered[cell_name] = deal.parse(text)
+        return entered
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        return {
+            "kind": "reveal", "player": None, "cells": list(self.cells),
+            # the grid frames the cells: the words say what and how many, not where
+            "instruction": f"Turn {self.label}: {len(self.cells)} "
+                           f"card{'s' if len(self.cells) > 1 else ''}, framed.",
+        }
+
+
+class EndPhase(Phase):
+    """The deal is over; the next one can start (or the game is over)."""
+
+    kind = "start_deal"
+    runs_after_result = False
+
+    def done(self, deal: Deal) -> bool:
+        return False
+
+    def step(self, deal: Deal) -> dict[str, Any]:
+        if deal.game_over:
+            return {"kind": "game_over", "player": None,
+                    "instruction": deal.scratch.get("game_over_words", "The game is over.")}
+        return {"kind": "start_deal", "player": None,
+                "instruction": "The deal is over: tap Start deal for the next one."}

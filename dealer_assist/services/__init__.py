@@ -1,0 +1,2 @@
+"""Services with no flask: storage, acting on a table, history, export and import, the ledger.
+"""

@@ -1,0 +1,133 @@
+"""The state of API.md "State", for the dealer and for everyone else.
+
+The public state never holds a card that is still face down at the table: bought cards and hole
+cards appear only once the showdown has shown them. What a game adds is the game's to say
+(``Game.add_state``, ``Game.player_fields``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from dealer_assist.core.layouts import LayoutKind
+
+if TYPE_CHECKING:
+    from dealer_assist.core.deal import Deal, Totals
+    from dealer_assist.core.table import Table
+
+LOG_LENGTH = 12
+
+
+def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
+    """The state of API.md; ``dealer`` adds what only the dealer may see."""
+    setup = table.setup
+    deal = table.deal
+    game = table.game
+    totals = table.totals
+    step = table.step()
+    state: dict[str, Any] = {
+        "name": setup.name,
+        "variant": setup.variant,
+        "variant_name": game.name,
+        "seq": table.seq,
+        "deal_number": deal.totals.deal_number if deal else totals.deal_number,
+        "dealer": deal.players[deal.dealer].name if deal else None,
+        "rules": setup.rules.to_json(),
+        "players": players_state(table, totals, dealer=dealer),
+        "step": step,
+        "pots": [],
+        "pot_total": 0,
+        "result": None,
+        "grid": grid_state(table, step),
+        "log": deal.log[-LOG_LENGTH:] if deal else [],
+        "undone": table.undone,
+        "can_undo": table.can_undo,
+        "adjustments": list(deal.scratch.get("adjustments", [])) if deal else [],
+        "chips": table.chips(),
+    }
+    if deal is not None:
+        names = [p.name for p in deal.players]
+        if deal.result is None:
+            state["pots"] = [
+                {"amount": pot.amount,
+                 "eligible": sorted({names[deal.stakes[i].owner] for i in pot.eligible},
+                                    key=names.index)}
+                for pot in deal.pots() if pot.amount
+            ]
+        state["pot_total"] = deal.pot_total()
+        state["result"] = deal.result
+        if deal.result is not None:
+            state["result_words"] = game.result_words(deal.result)
+            state["winning_words"] = game.winning_title(deal.result)
+    game.add_state(state, deal, totals)
+    state["carried"] = deal.carry if deal else totals.carry
+    return state
+
+
+def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[str, Any]]:
+    deal = table.deal
+    game = table.game
+    out: list[dict[str, Any]] = []
+    if deal is None:
+        for name, stack in zip(table.setup.players, totals.stacks, strict=True):
+            out.append({"name": name, "stack": stack, "status": "out", "bet": 0,
+                        "in_pot": 0, "buy_in": stack} | game.idle_player_fields())
+        return out
+    shown = showdown_seen(deal)
+    buy_ins = totals.buy_ins
+    for p in deal.players:
+        entry: dict[str, Any] = {
+            "name": p.name, "stack": p.stack, "status": p.status,
+            "bet": p.round_bet if deal.round else 0,
+            "in_pot": sum(deal.stakes[i].contributed for i in p.stakes),
+            "dealer": p.seat == deal.dealer,
+            "buy_in": buy_ins[p.seat],
+        }
+        entry.update(game.player_fields(deal, p, dealer=dealer, shown=shown))
+        out.append(entry)
+    return out
+
+
+def grid_state(table: Table, step: dict[str, Any]) -> dict[str, Any] | None:
+    """The layout as drawn on the pages: every cell's card where entered, ``"up"`` where it is
+    turned but not entered, ``None`` where it is still face down."""
+    layout = table.game.layout
+    deal = table.deal
+    cells = {c: cell_value(deal, c) for c in layout.cells}
+    if layout.kind is LayoutKind.BOARD:
+        return {"size": 0, "board": list(cells.values()), "cells": cells,
+                "highlight": step_cells(step)}
+    return {
+        "size": layout.size,
+        "cells": cells,
+        "marks": dict(layout.marks),
+        "lines": {name: list(line) for name, line in layout.lines.items()},
+        "highlight": step_cells(step),
+    }
+
+
+def cell_value(deal: Deal | None, cell: str) -> str | None:
+    if deal is None or cell not in deal.revealed:
+        return None
+    card = deal.grid.get(cell)
+    return card if card else "up"
+
+
+def step_cells(step: dict[str, Any]) -> list[str]:
+    """The cells to turn now, highlighted on the grid."""
+    return list(step.get("cells", [])) if step["kind"] == "reveal" else []
+
+
+def showdown_seen(deal: Deal) -> bool:
+    """Whether the players still in have shown their cards: a showdown, not a deal won
+    because everyone else folded."""
+    return deal.result is not None and not deal.result.get("uncontested")
+
+
+def hidden_cards(table: Table) -> set[str]:
+    """Every full card the dealer knows that is still face down at the table (for the no-leak
+    tests): players' cards before the showdown, folded cards, an uncontested winner's."""
+    deal = table.deal
+    if deal is None:
+        return set()
+    return table.game.hidden_cards(deal, showdown_seen(deal))

@@ -1,0 +1,207 @@
+"""The layers hold: the core is pure rules, the services have no web, no module imports itself
+round a cycle, and only ``dealer_assist/games/`` knows which games there are.
+
+The imports are read from each module's syntax tree (``ast``), not by importing it, so a test
+fails on the line that breaks a layer whether or not that line runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from dealer_assist.games.registry import all_games
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "dealer_assist"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports(name: str) -> set[str]:
+    """Every module ``name`` imports when it runs (an ``if TYPE_CHECKING:`` block never
+    does), at the top or inside a function, as absolute names."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, *([base] if base else [])])
+            found.add(base)
+            # ``from dealer_assist.games import registry`` imports a module, not a name
+            found.update(f"{base}.{alias.name}" for alias in node.names
+                         if f"{base}.{alias.name}" in MODULES)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def internal_graph() -> dict[str, set[str]]:
+    """Module -> the package's modules it imports (importing ``a.b.c`` runs ``a`` and ``a.b``
+    first, but those are packages whose ``__init__`` the graph holds as their own nodes)."""
+    return {name: {m for m in imports(name) if m in MODULES and m != name} for name in MODULES}
+
+
+def test_the_core_imports_no_web_storage_or_services() -> None:
+    banned = ("dealer_assist.web", "dealer_assist.services", "flask", "flask_socketio",
+              "sqlite3", "sqlite_utils", "socketio")
+    wrong = sorted(
+        (name, m) for name in MODULES if name.startswith("dealer_assist.core")
+        for m in imports(name) if any(m == b or m.startswith(b + ".") for b in banned))
+    assert not wrong, wrong
+
+
+def test_the_games_and_services_import_no_web() -> None:
+    banned = ("dealer_assist.web", "flask", "flask_socketio", "socketio")
+    wrong = sorted(
+        (name, m) for name in MODULES
+        if name.startswith(("dealer_assist.services", "dealer_assist.games"))
+        for m in imports(name) if any(m == b or m.startswith(b + ".") for b in banned))
+    assert not wrong, wrong
+
+
+def test_the_import_checker_sees_a_banned_import(tmp_path: Path) -> None:
+    """The checks above can fail: a core module importing flask inside a function is found."""
+    path = PACKAGE / "core" / "_layer_probe.py"
+    path.write_text("def f():\n    import flask\n    from ..web import state\n", "utf-8")
+    try:
+        MODULES["dealer_assist.core._layer_probe"] = path
+        assert imports("dealer_assist.core._layer_probe") == {
+            "flask", "dealer_assist.web", "dealer_assist.web.state"}
+    finally:
+        del MODULES["dealer_assist.core._layer_probe"]
+        path.unlink()
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_cycles_are_found() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# The web factory and its blueprints still import each other (app <-> api, live, pages,
+# history_api; api <-> live): untangling them is the web layer's part of issue 11.
+WEB_FACTORY = ["dealer_assist.web.api", "dealer_assist.web.app", "dealer_assist.web.history_api",
+               "dealer_assist.web.live", "dealer_assist.web.pages"]
+
+
+def test_no_import_cycles_between_the_modules() -> None:
+    assert [group for group in cycles(internal_graph()) if group != WEB_FACTORY] == []
+
+
+@pytest.mark.xfail(strict=True, reason="the web factory's cycle (issue 11, the web layer)")
+def test_no_import_cycle_in_the_web_factory() -> None:
+    assert WEB_FACTORY not in cycles(internal_graph())
+
+
+# ------------------------------------------------------------------ only games/ names a game
+SOURCES = sorted(
+    [p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts[:1]]
+    + list((ROOT / "static" / "js").glob("*.js"))
+    + list((ROOT / "templates").glob("*.html"))
+    + [p for p in PACKAGE.rglob("*") if p.suffix in (".js", ".html")]
+)
+
+
+def game_words() -> list[tuple[str, re.Pattern[str]]]:
+    """What names a game: its display name anywhere (comments too), and its id as a quoted
+    string. An id that is also the name of a state field a game declares (``kings_pot``, the
+    API's name of that pot) is a field wherever it is quoted alone, so it counts only where it
+    is compared with a variant."""
+    fields = {f for game in all_games() for f in game.state_fields}
+    words: list[tuple[str, re.Pattern[str]]] = []
+    for game in all_games():
+        words.append((game.name, re.compile(re.escape(game.name))))
+        quoted = rf"""["']{re.escape(game.variant)}["']"""
+        if game.variant in fields:
+            words.append((game.variant, re.compile(rf"variant\W[^\n]*{quoted}")))
+        else:
+            words.append((game.variant, re.compile(quoted)))
+    return words
+
+
+def test_the_scan_covers_every_layer() -> None:
+    names = {p.relative_to(ROOT).as_posix() for p in SOURCES}
+    assert {"dealer_assist/core/table.py", "dealer_assist/web/state.py",
+            "dealer_assist/services/history.py", "static/js/tablet.js",
+            "templates/index.html"} <= names
+    assert not any(n.startswith("dealer_assist/games/") for n in names)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_module_outside_games_names_a_game(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {word}"
+             for word, pattern in game_words() for m in pattern.finditer(text)]
+    assert not found, found
+
+
+def test_the_game_scan_finds_a_name() -> None:
+    sample = 'if state.variant === "kings_pot_optional" || variant == "kings_pot": // King\'s Pot'
+    hits = [word for word, pattern in game_words() if pattern.search(sample)]
+    assert {"kings_pot_optional", "kings_pot", "King's Pot"} <= set(hits)
+    assert not [w for w, p in game_words() if p.search('state["kings_pot"] = 3')]
