@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dealer_assist.actions import Action
-from dealer_assist.autoplay import legal_actions, play_deal, showdown_action
-from dealer_assist.cards import parse_card, parse_cards
-from dealer_assist.errors import BadCardError, IllegalActionError, SetupError
-from dealer_assist.layouts import (
+from dealer_assist.core.actions import Action
+from dealer_assist.core.autoplay import legal_actions, play_deal, showdown_action
+from dealer_assist.core.cards import grammar, parse_card, parse_cards
+from dealer_assist.core.errors import BadCardError, IllegalActionError, SetupError
+from dealer_assist.core.layouts import (
     CELLS_4,
     CELLS_5,
     GRID4_DOWN,
@@ -23,9 +23,11 @@ from dealer_assist.layouts import (
     LINES_5,
     REVEAL_SETS_5,
 )
-from dealer_assist.pots import layer_pots, split
-from dealer_assist.rules import PLAYER_RANGE, VARIANTS, HouseRules
-from dealer_assist.table import Table
+from dealer_assist.core.pots import layer_pots, split
+from dealer_assist.core.rules import HouseRules
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import game_class, variants
+from dealer_assist.web.state import table_state
 
 # --------------------------------------------------------------------------- R1 cards
 
@@ -52,6 +54,25 @@ def test_r1_jokers_only_where_wild_jokers_are_on() -> None:
         parse_card("X2")
 
 
+def test_r1_the_pages_card_grammar_reads_every_card_as_the_core_does() -> None:
+    """The pages read typed cards by ``grammar()`` alone: every rank text with every suit
+    character it lists is the card parse_card makes of it, and nothing it lacks parses."""
+    g = grammar()
+    for rank_text, rank in g["ranks"].items():
+        assert parse_card(rank_text, rank_only=True) == rank
+        for suit_char, suit in g["suits"].items():
+            for typed in (rank_text + suit_char, rank_text.lower() + suit_char):
+                assert parse_card(typed) == rank + suit, typed
+    for typed, joker in g["jokers"].items():
+        assert parse_card(typed, jokers=True) == joker
+    assert len({r + s for r in g["ranks"].values() for s in g["suits"].values()}) == 52
+    for typed in ("1h", "11s", "Ax", "T"):
+        suit, rank = g["suits"].get(typed[-1]), g["ranks"].get(typed[:-1].upper())
+        assert not (suit and rank)
+        with pytest.raises(BadCardError):
+            parse_card(typed)
+
+
 def test_r1_typed_lists_and_rank_only_entries() -> None:
     assert parse_cards("As Kd, 10h;2c") == ["As", "Kd", "Th", "2c"]
     assert parse_card("10", rank_only=True) == "T"
@@ -69,6 +90,8 @@ def test_r1_a_showdown_error_names_the_bad_card() -> None:
 
 # --------------------------------------------------------------------------- R3 chips
 
+VARIANTS = variants()
+PLAYER_RANGE = {variant: game_class(variant).players for variant in VARIANTS}
 variant_st = st.sampled_from(VARIANTS)
 
 
@@ -104,11 +127,11 @@ def test_r3_random_play_conserves_chips_after_every_action_and_undo(
                                 "pay", "showdown", "draw", "game_over"}
         if step["kind"] == "game_over":
             break
-        if t.state()["can_undo"] and rng.random() < 0.1:
-            before = t.state(dealer=True)
+        if table_state(t)["can_undo"] and rng.random() < 0.1:
+            before = table_state(t, dealer=True)
             t = t.apply(t.prepare({"type": "undo"}))
             assert t.chips() == total
-            assert t.state(dealer=True)["seq"] == before["seq"] + 1
+            assert table_state(t, dealer=True)["seq"] == before["seq"] + 1
             continue
         try:
             t = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
@@ -132,7 +155,7 @@ def test_r9_random_illegal_actions_change_nothing(variant: str, seed: int, junk:
             t = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
         except IllegalActionError:
             break
-    before = t.state(dealer=True)
+    before = table_state(t, dealer=True)
     body = junk.draw(st.fixed_dictionaries(
         {"type": st.sampled_from(["check", "call", "bet", "raise", "fold", "buy", "pay",
                                   "reveal", "deal_cards", "showdown", "draw", "next",
@@ -148,7 +171,7 @@ def test_r9_random_illegal_actions_change_nothing(variant: str, seed: int, junk:
         after = t.apply(t.prepare(body))
     except IllegalActionError as err:
         assert str(err).endswith((".", ")")) and len(str(err)) > 10
-        assert t.state(dealer=True) == before
+        assert table_state(t, dealer=True) == before
     else:  # it happened to be legal: still conserving chips
         assert after.chips() == t.chips()
 
@@ -161,7 +184,7 @@ def test_r4_the_button_moves_one_seat_clockwise_every_deal() -> None:
     dealers = []
     for deal in range(5):
         t = play_until(t, "showdown", seed=deal)
-        dealers.append(t.state()["dealer"])
+        dealers.append(table_state(t)["dealer"])
         t = t.apply(t.prepare(showdown_action(t, t.step(), random.Random(deal))))
     assert dealers == ["Ann", "Bob", "Cy", "Dee", "Ann"]
 
@@ -169,7 +192,7 @@ def test_r4_the_button_moves_one_seat_clockwise_every_deal() -> None:
 def test_r4_left_of_the_dealer_acts_first_after_the_deal() -> None:
     t = Table.create("off_road_stud", ["Ann", "Bob", "Cy"])
     t = play_until(t, "bet")
-    assert t.state()["dealer"] == "Ann"
+    assert table_state(t)["dealer"] == "Ann"
     assert t.step()["player"] == "Bob"
 
 
@@ -239,10 +262,10 @@ def test_r8_undo_restores_exactly_the_state_before_the_last_action(variant: str)
     t = t.apply(t.prepare({"type": "start_deal"}))
     undone = 0
     while not t.deal_over:
-        before = t.state(dealer=True)
+        before = table_state(t, dealer=True)
         t2 = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
         back = t2.apply(t2.prepare({"type": "undo"}))
-        after = back.state(dealer=True)
+        after = table_state(back, dealer=True)
         assert after["seq"] == before["seq"] + 2
         assert after["undone"]
         for key in ("players", "step", "pots", "pot_total", "grid", "result"):
@@ -255,9 +278,9 @@ def test_r8_undo_restores_exactly_the_state_before_the_last_action(variant: str)
 def test_r8_undo_takes_back_a_showdown_until_the_next_deal_starts() -> None:
     t = play_until(Table.create("texas_dozen", ["Ann", "Bob"]), "showdown")
     t = t.apply(t.prepare(showdown_action(t, t.step(), random.Random(2))))
-    assert t.state()["result"] is not None
+    assert table_state(t)["result"] is not None
     back = t.apply(t.prepare({"type": "undo"}))
-    assert back.state()["result"] is None
+    assert table_state(back)["result"] is None
     assert back.step()["kind"] == "showdown"
     started = t.apply(t.prepare({"type": "start_deal"}))
     with pytest.raises(IllegalActionError, match="Nothing to undo"):
@@ -307,12 +330,12 @@ def test_r9_a_table_that_cannot_be_made_says_why(
 
 
 def test_r9_house_rule_defaults() -> None:
-    kp = HouseRules.for_variant("kings_pot", None)
+    kp = HouseRules.for_game(game_class("kings_pot"), None)
     assert (kp.ante, kp.betting, kp.min_bet, kp.small_bet, kp.big_bet, kp.odd_chip,
             kp.buy_in) == (1, "no_limit", 1, 1, 2, "left_of_dealer", 100)
-    td = HouseRules.for_variant("texas_dozen", {"small_bet": 5})
+    td = HouseRules.for_game(game_class("texas_dozen"), {"small_bet": 5})
     assert (td.ante, td.small_blind, td.big_blind, td.big_bet) == (0, 1, 2, 10)
-    assert HouseRules.for_variant("twenty_one_hand_holdem", {}).buy_in == 4
+    assert HouseRules.for_game(game_class("twenty_one_hand_holdem"), {}).buy_in == 4
 
 
 # --------------------------------------------------------------------------- R10, R11 grids
@@ -396,7 +419,7 @@ def test_r3_thousands_of_random_deals_never_crash_and_conserve_chips(variant: st
                 break
             deals += 1
             assert t.chips() == total == t.totals.chips()
-            state = t.state(dealer=True)
+            state = table_state(t, dealer=True)
             step = state["step"]
             assert step["kind"] in ("start_deal", "game_over", "draw")
             assert sum(p["stack"] for p in state["players"]) <= total
@@ -412,11 +435,11 @@ def finished_deal() -> Table:
 
 def test_r8_a_correction_is_a_visible_adjustment_not_a_rewrite() -> None:
     t = finished_deal()
-    result = t.state()["result"]
-    stacks = {p["name"]: p["stack"] for p in t.state()["players"]}
+    result = table_state(t)["result"]
+    stacks = {p["name"]: p["stack"] for p in table_state(t)["players"]}
     t = t.apply(t.prepare({"type": "adjust", "player": "Ann", "to": "Cy", "amount": 3,
                            "note": "misread the river"}))
-    state = t.state()
+    state = table_state(t)
     assert state["result"] == result  # the finished deal itself is untouched
     assert {p["name"]: p["stack"] for p in state["players"]} == {
         **stacks, "Ann": stacks["Ann"] - 3, "Cy": stacks["Cy"] + 3}
@@ -431,12 +454,12 @@ def test_rebuy_adds_to_the_stack_and_the_buy_ins() -> None:
     t = finished_deal()
     before = t.chips()
     t = t.apply(t.prepare({"type": "rebuy", "player": "Bob", "amount": 50}))
-    bob = t.state()["players"][1]
+    bob = table_state(t)["players"][1]
     assert bob["buy_in"] == 150
     assert t.chips() == before + 50
     t = t.apply(t.prepare({"type": "start_deal"}))
     assert t.base.buy_ins == (100, 150, 100)
-    assert t.state()["players"][1]["buy_in"] == 150
+    assert table_state(t)["players"][1]["buy_in"] == 150
 
 
 @pytest.mark.parametrize(
@@ -448,10 +471,10 @@ def test_rebuy_adds_to_the_stack_and_the_buy_ins() -> None:
 )
 def test_r9_bad_rebuys_and_adjustments_are_refused(body: dict, words: str) -> None:
     t = finished_deal()
-    before = t.state(dealer=True)
+    before = table_state(t, dealer=True)
     with pytest.raises(IllegalActionError, match=words):
         t.apply(t.prepare(body))
-    assert t.state(dealer=True) == before
+    assert table_state(t, dealer=True) == before
 
 
 def test_rebuys_wait_for_the_deal_to_end() -> None:
@@ -479,7 +502,21 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
     ).lower()
     missing = [n for n in numbers if not re.search(rf"(?:^|_)r{n}(?:_|\b)", names)]
     assert len(numbers) >= 35
-    assert missing == []
+    # Rules whose feature is still an open issue. Checked both ways: a rule that gains a test
+    # must leave this list, so the list says exactly what is not built yet.
+    assert missing == sorted(NOT_YET_BUILT), {n: NOT_YET_BUILT.get(n, "no test") for n in missing}
+
+
+NOT_YET_BUILT: dict[int, str] = {
+    60: "issue 11: Texas Hold'em, its players, blinds and betting",
+    61: "issue 11: Texas Hold'em's board and showdown",
+    70: "issue 12: seat, leave, sit out and sit in",
+    71: "issue 12: dealer's choice",
+    72: "issue 12: the king's pot waits through other games",
+    73: "issue 12: the button passes over seats that are out",
+    74: "issue 12: between-deal undo",
+    75: "issue 12: more than one dealer device",
+}
 
 
 def test_r9_a_cloned_deal_shares_nothing_mutable() -> None:
