@@ -35,6 +35,14 @@ def refuse(t: Table, match: str, **body: Any) -> str:
     return message
 
 
+def check_round(t: Table) -> Table:
+    """Everyone to act checks (or calls) until the betting round is over."""
+    while t.step()["kind"] == "bet":
+        step = t.step()
+        t = act(t, type="call" if step["to_call"] else "check", player=step["player"])
+    return t
+
+
 def stacks(t: Table) -> dict[str, int]:
     return {p["name"]: p["stack"] for p in table_state(t)["players"]}
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
-from table_helpers import act, brute_force_lines, refuse, showdown, stacks
+from table_helpers import act, brute_force_lines, check_round, refuse, showdown, stacks
 
 from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import IllegalActionError, SetupError
@@ -61,13 +61,6 @@ def start(t: Table, cells: dict[str, str] | None = None) -> Table:
     else:
         t = act(t, type="reveal", cards={c: cells[c] for c in E_CELLS})
     return act(t, type="next")
-
-
-def check_round(t: Table) -> Table:
-    while t.step()["kind"] == "bet":
-        step = t.step()
-        t = act(t, type="call" if step["to_call"] else "check", player=step["player"])
-    return t
 
 
 def to_showdown(t: Table) -> Table:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
-from table_helpers import act, brute_force_lines, refuse, showdown, stacks
+from table_helpers import act, brute_force_lines, check_round, refuse, showdown, stacks
 
 from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import SetupError
@@ -70,14 +70,6 @@ def start(t: Table) -> Table:
     t = act(t, type="start_deal")
     assert t.step()["kind"] == "next"
     return act(t, type="next")
-
-
-def check_round(t: Table) -> Table:
-    """Everyone to act checks (or calls) until the round is over."""
-    while t.step()["kind"] == "bet":
-        step = t.step()
-        t = act(t, type="call" if step["to_call"] else "check", player=step["player"])
-    return t
 
 
 def to_showdown(t: Table) -> Table:

@@ -1,13 +1,243 @@
-"""The betting engine: one betting round (R5, R6, R24)."""
+"""The betting engine: one betting round (R5, R6, R24).
+
+:func:`limits` works out, once, what the seat to act may do: the refusals of
+:class:`BettingPhase` and the step the pages draw both read it, so they cannot disagree.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, Player, Round, Stake, chips
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase, check_turn
+
+# R5 fixed limit: one bet and three raises a round (pre-flop the big blind is the bet)
+FIXED_LIMIT_BETS = 4
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the seat to act may do now, per stake (per card where cards are bought, R24).
+
+    ``smallest`` and ``largest`` are the bet or raise the betting structure allows (before
+    the stack caps them); ``closed`` says why no bet or raise is allowed at all, or is None.
+    """
+
+    player: str
+    stakes: int  # the seat's live stakes: its cards where cards are bought, else 1
+    per_card: bool
+    fixed_limit: bool
+    stack: int
+    round_bet: int  # what the seat has in this round, per stake
+    current: int  # the bet to match, per stake
+    smallest: int
+    largest: int
+    closed: str | None
+
+    @property
+    def to_call(self) -> int:
+        return self.current - self.round_bet
+
+    @property
+    def most(self) -> int:
+        """The seat's all-in, per stake: what does not divide stays in the stack (R24)."""
+        return self.round_bet + self.stack // self.stakes
+
+    @property
+    def verb(self) -> str:
+        return "raise" if self.current else "bet"
+
+    @property
+    def can_check(self) -> bool:
+        return not self.to_call
+
+    @property
+    def can_call(self) -> bool:
+        """A call, all in if the stack is short; impossible only where the stack cannot
+        stake 1 on every card (R24: fold cards first)."""
+        return bool(self.to_call) and self.most > self.round_bet
+
+    @property
+    def can_raise(self) -> bool:
+        return self.closed is None
+
+    @property
+    def min_to(self) -> int:
+        return min(self.smallest, self.most)
+
+    @property
+    def max_to(self) -> int:
+        return min(self.largest, self.most)
+
+    @property
+    def can_all_in(self) -> bool:
+        """All in is a call where it does not beat the bet; otherwise a bet or raise, so
+        only where one is allowed and the limit reaches it."""
+        if self.most <= self.round_bet:
+            return False
+        return self.most <= self.current or (self.can_raise and self.most <= self.largest)
+
+    def options(self) -> list[str]:
+        if self.to_call and not self.can_call:
+            return ["fold"]
+        options = ["fold", "call" if self.to_call else "check"]
+        if self.can_raise:
+            options.append(self.verb)
+        if self.can_all_in:
+            options.append("all_in")
+        return options
+
+    def verify_check(self) -> None:
+        if self.to_call:
+            raise IllegalActionError(
+                f"{self.player} cannot check: {self.cost_words(self.to_call)} to call.")
+
+    def verify_call(self) -> None:
+        if not self.to_call:
+            raise IllegalActionError(
+                f"{self.player} cannot call: there is no bet to call; check.")
+        if not self.can_call:
+            raise IllegalActionError(
+                f"{self.player} cannot call: {chips(self.stack)} cannot stake 1 per card on "
+                f"{self.stakes} cards; fold cards first.")
+
+    def verify_all_in(self) -> None:
+        if self.most <= self.round_bet:
+            raise IllegalActionError(
+                f"{self.player} cannot go all in: {chips(self.stack)} cannot stake 1 per card "
+                f"on {self.stakes} cards.")
+        if self.most > self.current:
+            self.verify_raise(self.most, self.verb, all_in=True)
+
+    def verify_bet(self, verb: str, total: int | None) -> int:
+        """The amount of a ``bet`` or ``raise`` to ``total``, checked (R5, R6)."""
+        who = self.player
+        if total is None:
+            raise IllegalActionError(f"Say how much {who} {verb}s to (amount).")
+        if verb == "bet" and self.current:
+            raise IllegalActionError(
+                f"{who} cannot bet: there is a bet of {self.current} already; raise instead.")
+        if verb == "raise" and not self.current:
+            raise IllegalActionError(f"{who} cannot raise: nobody has bet; bet instead.")
+        if total <= self.current:
+            raise IllegalActionError(
+                f"{who} cannot {verb} to {total}: it must be more than {self.current}.")
+        need = (total - self.round_bet) * self.stakes
+        if need > self.stack:
+            per = self.per
+            all_in = f" (all in is {self.most}{per})" if self.most > self.round_bet else ""
+            raise IllegalActionError(
+                f"{who} cannot {verb} to {total}{per}: that needs {need} and {who} has "
+                f"{self.stack}{all_in}.")
+        self.verify_raise(total, verb, all_in=total == self.most)
+        return total
+
+    def verify_raise(self, total: int, verb: str, *, all_in: bool) -> None:
+        """A bet or raise to ``total`` the stack covers: allowed now, and within the limits?
+        An all-in may fall short of the smallest (R5)."""
+        per = self.per
+        if self.closed is not None:
+            raise IllegalActionError(f"{self.player} cannot raise: {self.closed}")
+        if self.fixed_limit and (total > self.largest or (total < self.smallest and not all_in)):
+            raise IllegalActionError(
+                f"{self.player} cannot {verb} to {total}: in fixed limit this round it is "
+                f"{verb} to {self.smallest}{per}.")
+        if total < self.smallest and not all_in:
+            raise IllegalActionError(
+                f"{self.player} cannot {verb} to {total}{per}: the smallest {verb} is to "
+                f"{self.smallest}{per}.")
+        if total > self.largest:
+            raise IllegalActionError(
+                f"{self.player} cannot {verb} to {total}: pot limit allows at most "
+                f"{self.largest}.")
+
+    @property
+    def per(self) -> str:
+        return " per card" if self.per_card else ""
+
+    def cost_words(self, per_stake: int) -> str:
+        if self.per_card:
+            k = self.stakes
+            return f"{per_stake} per card, {k} card{'s' if k != 1 else ''} = {per_stake * k}"
+        return str(per_stake)
+
+
+def limits(deal: Deal, p: Player) -> Limits:
+    """What ``p`` may do in the round in progress (R5, R6, R24)."""
+    rnd = deal.round
+    assert rnd is not None
+    rules = deal.rules
+    k = max(len(deal.live_stakes(p)), 1)
+    fixed = rules.betting == "fixed_limit"
+    if fixed:
+        smallest = largest = rnd.current + rnd.bet_size
+    else:
+        # an opening bet below the minimum is an all-in: the next raise is still at least
+        # the minimum bet more (R5), so last_raise never falls below it
+        smallest = rnd.current + max(rnd.last_raise, 1)
+        if rules.betting == "pot_limit":
+            to_call = rnd.current - p.round_bet
+            # the smallest bet is always allowed, even into an empty pot
+            largest = max(rnd.current + deal.pot_total() + to_call, smallest)
+        else:
+            largest = p.round_bet + p.stack // k
+    return Limits(
+        player=p.name, stakes=k, per_card=deal.stakes_per_card, fixed_limit=fixed, stack=p.stack,
+        round_bet=p.round_bet, current=rnd.current, smallest=smallest, largest=largest,
+        closed=closed_because(deal, p, k),
+    )
+
+
+def closed_because(deal: Deal, p: Player, k: int) -> str | None:
+    """Why ``p`` may not bet or raise now (R5), or None."""
+    rnd = deal.round
+    assert rnd is not None
+    if p.round_bet + p.stack // k <= rnd.current:
+        return f"{chips(p.stack)} only cover the call; call or fold."
+    if p.acted and rnd.current - p.round_bet < rnd.last_raise:
+        # R5: short all-ins reopen the betting for a seat that acted only once together they
+        # make a full raise over what it last faced
+        return ("the all-in for less than a full raise did not reopen the betting; "
+                "call or fold.")
+    if deal.rules.betting == "fixed_limit" and rnd.raises >= FIXED_LIMIT_BETS:
+        return "a round allows one bet and three raises."
+    # a raise nobody can call would only come back (R5); a seat of several cards may fold
+    # all but one to call more (R24)
+    if not any(o.round_bet + o.stack > rnd.current
+               for o in deal.players if o.seat != p.seat and o.status == "in"):
+        return "nobody else still in can put in more; call or fold."
+    return None
+
+
+def return_uncalled(deal: Deal) -> None:
+    """The part of a bet nobody matched goes back to its owner (R5), and so does every layer
+    only one seat paid into, even a folded one's (R6): a small blind that folds to a big
+    blind all in for less takes back what the big blind never matched."""
+    top: dict[int, int] = {}
+    for s in deal.stakes:
+        top[s.owner] = max(top.get(s.owner, 0), s.contributed)
+    ranked = sorted(top.items(), key=lambda item: -item[1])
+    if not ranked:
+        return
+    owner, highest = ranked[0]
+    others = ranked[1][1] if len(ranked) > 1 else 0
+    if highest <= others:
+        return
+    p = deal.players[owner]
+    back = 0
+    for i in p.stakes:
+        stake = deal.stakes[i]
+        if stake.contributed > others:
+            back += stake.contributed - others
+            stake.contributed = others
+    p.stack += back
+    p.round_bet = max(0, p.round_bet - (highest - others))
+    if p.status == "all_in" and p.stack >= len(deal.live_stakes(p)):
+        p.status = "in"
+    deal.log.append(f"{p.name} takes back {back} uncalled.")
 
 
 class BettingPhase(Phase):
@@ -29,12 +259,12 @@ class BettingPhase(Phase):
         rnd.last_raise = bet_size if rules.betting == "fixed_limit" else rules.min_bet
         for p in deal.players:
             p.acted = False
-            p.raise_closed = False
             if not self.preflop:
                 p.round_bet = 0
         if self.preflop:
-            # a big blind all in for less still makes the others call the full blind, as in
-            # card rooms; the short blind can win only what it matched (R6)
+            # R5: the big blind is the round's bet, and a big blind all in for less still
+            # makes the others call the full blind; the short blind can win only what it
+            # matched (R6)
             rnd.current = max(max(p.round_bet for p in deal.players), deal.rules.big_blind)
             rnd.last_raise = max(rnd.last_raise, deal.rules.big_blind)
             rnd.raises = 1 if rnd.current else 0
@@ -59,7 +289,7 @@ class BettingPhase(Phase):
         return next((p.seat for p in order if self.needs_to_act(deal, p)), None)
 
     def close(self, deal: Deal) -> None:
-        deal.return_uncalled()
+        return_uncalled(deal)
         for p in deal.players:
             p.round_bet = 0
         deal.round = None
@@ -72,25 +302,23 @@ class BettingPhase(Phase):
 
     def handle(self, deal: Deal, action: Action) -> None:
         p = check_turn(deal, action)
-        rnd = deal.round
-        assert rnd is not None
-        k = len(deal.live_stakes(p))
-        to_call = rnd.current - p.round_bet
         if action.type == "fold":
             if self.fold(deal, p, action):
                 return  # one card folded: the same player goes on acting (R24)
-        elif action.type == "check":
-            if to_call:
-                raise IllegalActionError(
-                    f"{p.name} cannot check: {self.cost_words(deal, p, to_call)} to call."
-                )
-            deal.log.append(f"{p.name} checks.")
-        elif action.type == "call":
-            self.call(deal, p, to_call, k)
-        elif action.type == "all_in":
-            self.all_in(deal, p, k)
         else:
-            self.bet_or_raise(deal, p, action, k)
+            allowed = limits(deal, p)
+            if action.type == "check":
+                allowed.verify_check()
+                deal.log.append(f"{p.name} checks.")
+            elif action.type == "call":
+                allowed.verify_call()
+                self.call(deal, p, allowed)
+            elif action.type == "all_in":
+                allowed.verify_all_in()
+                self.put_to(deal, p, allowed.most, allowed, allowed.verb)
+            else:
+                total = allowed.verify_bet(action.type, action.amount)
+                self.put_to(deal, p, total, allowed, action.type)
         p.acted = True
         if deal.result is None and len(deal.still_in()) > 1:
             deal.turn = self.next_to_act(deal, p.seat, include_start=False)
@@ -128,169 +356,63 @@ class BettingPhase(Phase):
         held = " ".join(s.card or "?" for s in live)
         raise IllegalActionError(f"{p.name} holds no live {card}: their live cards are {held}.")
 
-    def call(self, deal: Deal, p: Player, to_call: int, k: int) -> None:
-        if not to_call:
-            raise IllegalActionError(f"{p.name} cannot call: there is no bet to call; check.")
-        if to_call * k <= p.stack:
-            cost = deal.put(p, to_call)
+    def call(self, deal: Deal, p: Player, allowed: Limits) -> None:
+        if allowed.most >= allowed.current:
+            cost = deal.put(p, allowed.to_call)
             if p.stack == 0:
                 p.status = "all_in"
             deal.log.append(f"{p.name} calls {cost}.")
             return
-        per = p.stack // k
-        if per == 0:
-            raise IllegalActionError(
-                f"{p.name} cannot call: {chips(p.stack)} cannot stake 1 per card on {k} cards; "
-                "fold cards first."
-            )
-        cost = deal.put(p, per)
+        cost = deal.put(p, allowed.most - p.round_bet)
         p.status = "all_in"  # R24: what does not divide stays in the stack
         deal.log.append(f"{p.name} calls {cost} and is all in.")
 
-    def all_in(self, deal: Deal, p: Player, k: int) -> None:
+    def put_to(self, deal: Deal, p: Player, total: int, allowed: Limits, verb: str) -> None:
+        """``p`` puts in up to ``total`` per stake (checked by ``allowed``): a call where it
+        does not beat the bet, else a bet or raise."""
         rnd = deal.round
         assert rnd is not None
-        per = p.stack // k
-        if per == 0:
-            raise IllegalActionError(
-                f"{p.name} cannot go all in: {chips(p.stack)} cannot stake 1 per card on {k} cards."
-            )
-        total = p.round_bet + per
-        if total <= rnd.current:
-            deal.put(p, per)
+        if total <= rnd.current:  # an all-in that only calls
+            cost = deal.put(p, total - p.round_bet)
             p.status = "all_in"
-            deal.log.append(f"{p.name} calls {per * k} and is all in.")
+            deal.log.append(f"{p.name} calls {cost} and is all in.")
             return
-        self.raise_to(deal, p, total, k, "raise" if rnd.current else "bet", all_in=True)
-
-    def bet_or_raise(self, deal: Deal, p: Player, action: Action, k: int) -> None:
-        rnd = deal.round
-        assert rnd is not None
-        verb = action.type
-        if action.amount is None:
-            raise IllegalActionError(f"Say how much {p.name} {verb}s to (amount).")
-        if verb == "bet" and rnd.current:
-            raise IllegalActionError(
-                f"{p.name} cannot bet: there is a bet of {rnd.current} already; raise instead."
-            )
-        if verb == "raise" and not rnd.current:
-            raise IllegalActionError(f"{p.name} cannot raise: nobody has bet; bet instead.")
-        total = action.amount
-        need = (total - p.round_bet) * k
-        if total <= rnd.current:
-            raise IllegalActionError(
-                f"{p.name} cannot {verb} to {total}: it must be more than {rnd.current}."
-            )
-        if need > p.stack:
-            most = p.round_bet + p.stack // k
-            per = " per card" if deal.stakes_per_card else ""
-            all_in = f" (all in is {most}{per})" if most > p.round_bet else ""
-            raise IllegalActionError(
-                f"{p.name} cannot {verb} to {total}{per}: that needs {need} and {p.name} has "
-                f"{p.stack}{all_in}."
-            )
-        self.raise_to(deal, p, total, k, verb, all_in=need == p.stack or p.stack - need < k)
-
-    def raise_to(self, deal: Deal, p: Player, total: int, k: int, verb: str, *,
-                 all_in: bool) -> None:
-        rnd = deal.round
-        assert rnd is not None
-        rules = deal.rules
-        per = " per card" if deal.stakes_per_card else ""
-        if p.raise_closed:
-            raise IllegalActionError(
-                f"{p.name} cannot raise: the all-in for less than a full raise did not reopen "
-                "the betting; call or fold."
-            )
         increment = total - rnd.current
-        if rules.betting == "fixed_limit":
-            if rnd.raises >= 4:
-                raise IllegalActionError(
-                    f"{p.name} cannot raise: a round allows one bet and three raises."
-                )
-            target = rnd.current + rnd.bet_size
-            if total > target or (total < target and not all_in):
-                raise IllegalActionError(
-                    f"{p.name} cannot {verb} to {total}: in fixed limit this round it is "
-                    f"{verb} to {target}{per}."
-                )
-            full = total == target
+        if deal.rules.betting == "fixed_limit":
+            full = total == allowed.smallest
         else:
-            smallest = rnd.current + max(rnd.last_raise, 1) if rnd.current else rules.min_bet
-            if total < smallest and not all_in:
-                raise IllegalActionError(
-                    f"{p.name} cannot {verb} to {total}{per}: the smallest {verb} is to "
-                    f"{smallest}{per}."
-                )
-            if rules.betting == "pot_limit":
-                to_call = rnd.current - p.round_bet
-                # the smallest bet is always allowed, even into an empty pot
-                largest = max(rnd.current + deal.pot_total() + to_call, smallest)
-                if total > largest:
-                    raise IllegalActionError(
-                        f"{p.name} cannot {verb} to {total}: pot limit allows at most {largest}."
-                    )
+            # an opening bet is a bet whatever its size (R5); a raise is full from last_raise
             full = increment >= rnd.last_raise or not rnd.current
         cost = deal.put(p, total - p.round_bet)
-        if p.stack < k:
+        if p.stack < allowed.stakes:
             p.status = "all_in"
-        for other in deal.players:
-            if other.seat == p.seat or other.status != "in":
-                continue
-            if full:
-                other.acted = False
-                other.raise_closed = False
-            elif other.acted:
-                other.raise_closed = True  # R5: a short all-in does not reopen the betting
         if full:
+            for other in deal.players:
+                if other.seat != p.seat:
+                    other.acted = False
             rnd.raises += 1
-            if rules.betting != "fixed_limit":
-                rnd.last_raise = max(increment, rnd.last_raise if rnd.current else 0, 1)
+            if deal.rules.betting != "fixed_limit":
+                rnd.last_raise = max(increment, rnd.last_raise)
         rnd.current = total
         tail = " and is all in" if p.status == "all_in" else ""
-        deal.log.append(f"{p.name} {verb}s to {total}{per} ({cost} in){tail}.")
+        deal.log.append(f"{p.name} {verb}s to {total}{allowed.per} ({cost} in){tail}.")
 
     # ------------------------------------------------------------------ the step
-    def cost_words(self, deal: Deal, p: Player, per_stake: int) -> str:
-        k = len(deal.live_stakes(p))
-        if deal.stakes_per_card:
-            return f"{per_stake} per card, {k} card{'s' if k != 1 else ''} = {per_stake * k}"
-        return str(per_stake)
-
     def step(self, deal: Deal) -> dict[str, Any]:
         rnd = deal.round
         if rnd is None or deal.turn is None:
             return {"kind": "bet", "player": None, "to_call": 0, "instruction": "Betting is over."}
         p = deal.players[deal.turn]
-        k = len(deal.live_stakes(p))
-        to_call = rnd.current - p.round_bet
+        allowed = limits(deal, p)
         round_name = deal.game.round_name(self)
+        to_call = allowed.to_call
         if to_call:
-            what = f"{self.cost_words(deal, p, to_call)} to call"
+            what = f"{allowed.cost_words(to_call)} to call"
+            if not allowed.can_call:  # cannot stake 1 per card: fold cards (R24)
+                what += f"; {chips(p.stack)} cannot stake 1 per card: fold cards"
         else:
             what = "check or bet" if not rnd.current else "check or raise"
-        options = ["fold"] + (["call"] if to_call else ["check"])
-        rules = deal.rules
-        smallest = rnd.current + max(rnd.last_raise, 1) if rnd.current else rules.min_bet
-        most = p.round_bet + p.stack // max(k, 1)
-        if rules.betting == "fixed_limit":
-            smallest = most_allowed = rnd.current + rnd.bet_size
-            can_raise = rnd.raises < 4
-        elif rules.betting == "pot_limit":
-            most_allowed = max(rnd.current + deal.pot_total() + to_call, smallest)
-            can_raise = True
-        else:
-            most_allowed = most
-            can_raise = True
-        can_raise = can_raise and not p.raise_closed and most > rnd.current
-        if can_raise:
-            options.append("raise" if rnd.current else "bet")
-        within_limit = most <= rnd.current or (can_raise and most <= most_allowed)
-        if most > p.round_bet and within_limit:
-            options.append("all_in")  # in a limit game, only where the limit allows it
-        if to_call and most == p.round_bet:  # cannot stake 1 per card: fold cards (R24)
-            options = ["fold"]
-            what += f"; {chips(p.stack)} cannot stake 1 per card: fold cards"
+        k = allowed.stakes
         return {
             "kind": "bet",
             "player": p.name,
@@ -300,8 +422,8 @@ class BettingPhase(Phase):
             "cards": k if deal.stakes_per_card else None,
             "round": round_name,
             "current_bet": rnd.current,
-            "min_raise_to": min(smallest, most) if can_raise else None,
-            "max_raise_to": min(most_allowed, most) if can_raise else None,
-            "options": options,
+            "min_raise_to": allowed.min_to if allowed.can_raise else None,
+            "max_raise_to": allowed.max_to if allowed.can_raise else None,
+            "options": allowed.options(),
             "instruction": f"{round_name}: {p.name}: {what}.",
         }

@@ -78,7 +78,6 @@ class Player:
     status: str = "in"  # in, folded, all_in, out
     round_bet: int = 0  # per live stake, this betting round
     acted: bool = False
-    raise_closed: bool = False  # a short all-in did not reopen the betting for this player
     stakes: list[int] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)  # as recorded by the dealer
     bought: int | None = None  # cards asked for, where players buy cards; None until asked
@@ -182,28 +181,6 @@ class Deal:
 
     def pot_total(self) -> int:
         return sum(s.contributed for s in self.stakes) + self.carry
-
-    def return_uncalled(self) -> None:
-        """The part of a bet nobody matched goes back to its owner (R5)."""
-        by_owner: dict[int, int] = {}
-        for s in self.stakes:
-            by_owner[s.owner] = max(by_owner.get(s.owner, 0), s.contributed)
-        for p in self.players:
-            live = self.live_stakes(p)
-            if not live:
-                continue
-            top = live[0].contributed
-            others = max((c for o, c in by_owner.items() if o != p.seat), default=0)
-            if top > others:
-                back = top - others
-                for s in live:
-                    s.contributed -= back
-                p.stack += back * len(live)
-                p.round_bet = max(0, p.round_bet - back)
-                if p.status == "all_in" and p.stack >= len(live):
-                    p.status = "in"
-                self.log.append(f"{p.name} takes back {back * len(live)} uncalled.")
-                return
 
     def share_out(
         self, amount: int, winners: Sequence[int], *, odd_chip: str | None = None

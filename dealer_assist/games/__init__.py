@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from dealer_assist.core.betting import BettingPhase
+from dealer_assist.core.betting import BettingPhase, return_uncalled
 from dealer_assist.core.cards import JOKERS
 from dealer_assist.core.deal import Deal, Player, Totals
 from dealer_assist.core.errors import IllegalActionError
@@ -211,7 +211,7 @@ class Game(GameRules):
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         """R29: the last player left takes every pot without a showdown."""
-        deal.return_uncalled()
+        return_uncalled(deal)
         deal.round = None
         if winner is None:
             return
