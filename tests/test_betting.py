@@ -14,7 +14,7 @@ from table_helpers import act, check_round, refuse, stacks
 from dealer_assist.core.table import Table
 from dealer_assist.web.state import table_state
 
-GAMES = ["texas_dozen"]
+GAMES = ["texas_dozen", "texas_holdem"]
 
 
 def start(variant: str, players: list[Any], **rules: Any) -> Table:

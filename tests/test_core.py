@@ -508,8 +508,6 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
 
 
 NOT_YET_BUILT: dict[int, str] = {
-    60: "issue 11: Texas Hold'em, its players, blinds and betting",
-    61: "issue 11: Texas Hold'em's board and showdown",
     70: "issue 12: seat, leave, sit out and sit in",
     71: "issue 12: dealer's choice",
     72: "issue 12: the king's pot waits through other games",

@@ -7,11 +7,13 @@ games.
 [(12, (0, 1, 2)), (12, (0, 2))]
 >>> split(7, [2, 0], seats=3, first_seat=1)  # the odd chip goes to seat 2, first from seat 1
 ({2: 4, 0: 3}, 0)
+>>> best_among(Pot(12, (0, 2)), owners=[0, 1, 2], scores={0: 5, 1: 9, 2: 5})
+[0, 2]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -65,6 +67,16 @@ def layer_pots(
         else:
             pots.append(Pot(dead, everyone_live))
     return pots
+
+
+def best_among(pot: Pot, owners: Sequence[int], scores: Mapping[int, int]) -> list[int]:
+    """The seats that win ``pot``: the best score among the seats that own a stake eligible
+    for it (R6), in seat order; a tie shares it (R7)."""
+    seats = sorted({owners[i] for i in pot.eligible})
+    if not seats:
+        return []
+    top = max(scores[s] for s in seats)
+    return [s for s in seats if scores[s] == top]
 
 
 def split(

@@ -40,6 +40,24 @@ class ShowdownPhase(Phase):
             )
         return {c: card for c, card in given.items() if not deal.grid.get(c)}
 
+    def board_given(self, deal: Deal, action: Action) -> dict[str, str]:
+        """The cards given, by cell: as ``cells``, or as ``board``, a list of every cell's card
+        or of the ones not entered yet (a board laid in a row)."""
+        given: dict[str, str] = {cell: deal.parse(t) for cell, t in action.cells or ()}
+        if action.board is not None:
+            cards = [deal.parse(t) for t in action.board]
+            missing = self.missing(deal)
+            if len(cards) == len(self.cells):
+                given.update(zip(self.cells, cards, strict=True))
+            elif len(cards) == len(missing):
+                given.update(zip(missing, cards, strict=True))
+            else:
+                raise IllegalActionError(
+                    f"The board is {len(self.cells)} cards; {len(missing)} of them are not "
+                    f"entered yet, and {len(cards)} were given."
+                )
+        return given
+
     def hole_cards(self, deal: Deal, action: Action, count: int) -> dict[int, list[str]]:
         """Every player still in shows ``count`` cards."""
         hands = {deal.player(name).seat: cards for name, cards in action.hands or ()}

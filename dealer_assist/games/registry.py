@@ -15,11 +15,13 @@ from dealer_assist.core.rules import HouseRules
 from dealer_assist.games import Game
 from dealer_assist.games.grid_holdem import OffRoadStud, TexasDozen
 from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional
+from dealer_assist.games.texas_holdem import TexasHoldem
 from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
 GAMES: dict[str, type[Game]] = {
     game.variant: game
-    for game in (KingsPot, KingsPotOptional, TexasDozen, OffRoadStud, TwentyOneHandHoldem)
+    for game in (KingsPot, KingsPotOptional, TexasDozen, OffRoadStud, TwentyOneHandHoldem,
+                 TexasHoldem)
 }
 
 

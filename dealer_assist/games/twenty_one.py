@@ -307,7 +307,7 @@ class TwentyOneShowdown(ShowdownPhase):
     cells_name = "board card"
 
     def handle(self, deal: Deal, action: Action) -> None:
-        new = self.given_cells(deal, self.board_of(deal, action))
+        new = self.given_cells(deal, self.board_given(deal, action))
         holes = self.hole_cards(deal, action, 2)
         self.lay_down(deal, new, holes)
         board = [deal.grid[c] or "" for c in BOARD]
@@ -337,24 +337,6 @@ class TwentyOneShowdown(ShowdownPhase):
         deal.result["winners"] = [deal.players[s].name for s in winners]
         deal.carry = left  # R55: odd chips stay in the pot for the next hand
         close_hand(deal)
-
-    def board_of(self, deal: Deal, action: Action) -> dict[str, str]:
-        """The board cards given, by cell: as ``cells``, or as ``board``, a list of all five
-        or of the ones not entered yet."""
-        given: dict[str, str] = {cell: deal.parse(t) for cell, t in action.cells or ()}
-        if action.board is not None:
-            cards = [deal.parse(t) for t in action.board]
-            missing = self.missing(deal)
-            if len(cards) == 5:
-                given.update(zip(BOARD, cards, strict=True))
-            elif len(cards) == len(missing):
-                given.update(zip(missing, cards, strict=True))
-            else:
-                raise IllegalActionError(
-                    f"The board is five cards; {len(missing)} of them are not entered yet, "
-                    f"and {len(cards)} were given."
-                )
-        return given
 
     def step(self, deal: Deal) -> dict[str, Any]:
         names = [p.name for p in deal.still_in()]
