@@ -7,9 +7,8 @@ from typing import Any
 
 from flask import g
 
-from dealer_assist.core.errors import DealerAssistError
+from dealer_assist.core.errors import DealerAssistError, StaleTableError
 from dealer_assist.core.table import Table
-from dealer_assist.services import storage
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_store
 from dealer_assist.web.state import table_state
@@ -53,14 +52,14 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
         # the answer leaves (docs/benchmarks.md, "Live fan-out")
         accepted = get_store().act(get_db(), table_id, body, expect_seq=expect,
                                    defer_sync=True)
-    except DealerAssistError as err:
-        raise ApiError(400, str(err)) from None
-    except storage.StaleTableError as err:
+    except StaleTableError as err:  # a DealerAssistError too: caught first
         table = load(table_id)
         sentence = str(err) if expect is not None else (
             "Another device acted on this table at the same moment: look again and retry.")
         raise ApiError(409, sentence, seq=table.seq,
                        state=state_for(table_id, table, dealer=True)) from None
+    except DealerAssistError as err:  # a malformed body or a rule's refusal
+        raise ApiError(400, str(err)) from None
     if accepted.sync_owed:
         g.sync_owed = True
     return accepted.table

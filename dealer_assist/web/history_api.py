@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
 from dealer_assist.services import history
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
@@ -108,7 +109,7 @@ def import_table() -> ResponseReturnValue:
         raise ApiError(400, "The file is not valid JSON.") from None
     try:
         rebuilt = history.rebuild(data)
-    except history.ImportRefused as err:
+    except ImportRefusedError as err:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()
     history.import_table(get_db(), table_id, hash_token(token), rebuilt)
