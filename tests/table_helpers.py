@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.errors import DealerAssistError
 from dealer_assist.core.hands import rank_five
 from dealer_assist.core.table import Table
 from dealer_assist.web.state import table_state
@@ -27,7 +27,7 @@ def act(t: Table, **body: Any) -> Table:
 def refuse(t: Table, match: str, **body: Any) -> str:
     """R9: ``body`` is refused with a sentence matching ``match``, and nothing changes."""
     before = table_state(t, dealer=True)
-    with pytest.raises(IllegalActionError, match=match) as err:
+    with pytest.raises(DealerAssistError, match=match) as err:  # malformed or illegal
         t.apply(t.prepare(body))
     assert table_state(t, dealer=True) == before
     message = str(err.value)

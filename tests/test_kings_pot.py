@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from dealer_assist.core.autoplay import legal_actions, unused_cards
 from dealer_assist.core.cards import FULL_DECK, RANKS
-from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.errors import DealerAssistError, SetupError
 from dealer_assist.core.hands import rank_five
 from dealer_assist.core.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5
 from dealer_assist.core.rules import max_cards_per_player
@@ -73,7 +73,7 @@ def refuse(t: Table, **body: Any) -> str:
     """Check that ``body`` is refused and changes nothing (R9); return the sentence."""
     before = copy.deepcopy(table_state(t, dealer=True))
     chips = t.chips()
-    with pytest.raises(IllegalActionError) as info:
+    with pytest.raises(DealerAssistError) as info:  # malformed, or against the rules
         t.apply(t.prepare(body))
     message = str(info.value)
     assert len(message) > 15 and message.endswith("."), message
@@ -1293,7 +1293,7 @@ def check_refused(t: Table, body: dict[str, Any]) -> None:
     try:
         action = t.prepare(body)
         t.apply(action)
-    except IllegalActionError as err:
+    except DealerAssistError as err:  # a malformed body or a rule's refusal
         assert str(err).endswith("."), err
     else:
         raise AssertionError(f"accepted {body} at {t.step()}")

@@ -8,7 +8,7 @@ True
 >>> Action.from_json({"type": "bet", "player": "Bob", "amount": "lots"})
 Traceback (most recent call last):
 ...
-dealer_assist.core.errors.IllegalActionError: amount must be a whole number of chips, not 'lots'.
+dealer_assist.core.errors.InvalidActionError: amount must be a whole number of chips, not 'lots'.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.errors import InvalidActionError
 from dealer_assist.core.rules import MAX_CHIPS
 
 ACTION_TYPES = (
@@ -75,19 +75,19 @@ class Action:
     def from_json(cls, body: Any) -> Action:
         """Read a request body; the shape is checked here, the rules by the game."""
         if not isinstance(body, dict):
-            raise IllegalActionError('An action is an object such as {"type": "check"}.')
+            raise InvalidActionError('An action is an object such as {"type": "check"}.')
         kind = body.get("type")
         if kind not in ACTION_TYPES:
-            raise IllegalActionError(
+            raise InvalidActionError(
                 f"Unknown action type {_short(kind)}: use one of {', '.join(ACTION_TYPES)}."
             )
         unknown = sorted(set(body) - _FIELDS - {"type", "expect_seq"})
         if unknown:
-            raise IllegalActionError(f"An action has no field {_short(unknown[0])}.")
+            raise InvalidActionError(f"An action has no field {_short(unknown[0])}.")
         cards_field = body.get("cards")
         if isinstance(cards_field, dict):  # a reveal names the cards it turns, by cell
             if body.get("cells") is not None:
-                raise IllegalActionError("Give the cells once, as cards or as cells.")
+                raise InvalidActionError("Give the cells once, as cards or as cells.")
             body = {**body, "cells": cards_field, "cards": None}
         return cls(
             type=kind,
@@ -120,7 +120,7 @@ def _text(body: dict[str, Any], key: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
-        raise IllegalActionError(f"{key} must be a short piece of text, not {_short(value)}.")
+        raise InvalidActionError(f"{key} must be a short piece of text, not {_short(value)}.")
     return value.strip()
 
 
@@ -129,9 +129,9 @@ def _chips(body: dict[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalActionError(f"{key} must be a whole number of chips, not {_short(value)}.")
+        raise InvalidActionError(f"{key} must be a whole number of chips, not {_short(value)}.")
     if value < 0 or value > MAX_CHIPS:
-        raise IllegalActionError(f"{key} must be from 0 to {MAX_CHIPS:,}, not {value}.")
+        raise InvalidActionError(f"{key} must be from 0 to {MAX_CHIPS:,}, not {value}.")
     return value
 
 
@@ -139,13 +139,13 @@ def _note(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > MAX_NOTE:
-        raise IllegalActionError(f"note must be text of at most {MAX_NOTE} characters.")
+        raise InvalidActionError(f"note must be text of at most {MAX_NOTE} characters.")
     return " ".join(value.split()) or None
 
 
 def _card_text(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
-        raise IllegalActionError(f"{where} must be a card such as \"Th\", not {_short(value)}.")
+        raise InvalidActionError(f"{where} must be a card such as \"Th\", not {_short(value)}.")
     return value.strip()
 
 
@@ -156,7 +156,7 @@ def _card_list(body: dict[str, Any], key: str) -> tuple[str, ...] | None:
     if isinstance(value, str):
         value = value.replace(",", " ").split()
     if not isinstance(value, list) or len(value) > 60:
-        raise IllegalActionError(f"{key} must be a list of cards such as [\"As\", \"Kd\"].")
+        raise InvalidActionError(f"{key} must be a list of cards such as [\"As\", \"Kd\"].")
     return tuple(_card_text(v, key) for v in value)
 
 
@@ -164,11 +164,11 @@ def _cell_map(value: Any) -> tuple[tuple[str, str], ...] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or len(value) > 25:
-        raise IllegalActionError('cells must map cells to cards, such as {"r1c1": "Kh"}.')
+        raise InvalidActionError('cells must map cells to cards, such as {"r1c1": "Kh"}.')
     pairs = []
     for cell, card in value.items():
         if not isinstance(cell, str) or len(cell) > 8:
-            raise IllegalActionError(f"{_short(cell)} is not a cell: cells are r1c1 to r5c5.")
+            raise InvalidActionError(f"{_short(cell)} is not a cell: cells are r1c1 to r5c5.")
         pairs.append((cell.strip().lower(), _card_text(card, cell)))
     return tuple(sorted(pairs))
 
@@ -177,14 +177,14 @@ def _hands(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or len(value) > 30:
-        raise IllegalActionError('hands must map players to cards, such as {"Ann": ["As", "Ad"]}.')
+        raise InvalidActionError('hands must map players to cards, such as {"Ann": ["As", "Ad"]}.')
     out = []
     for name, cards in value.items():
         if not isinstance(name, str) or len(name) > MAX_TEXT:
-            raise IllegalActionError(f"{_short(name)} is not a player's name.")
+            raise InvalidActionError(f"{_short(name)} is not a player's name.")
         if isinstance(cards, str):
             cards = cards.replace(",", " ").split()
         if not isinstance(cards, list) or len(cards) > 10:
-            raise IllegalActionError(f"{name}'s hand must be a list of cards.")
+            raise InvalidActionError(f"{name}'s hand must be a list of cards.")
         out.append((name, tuple(_card_text(c, f"{name}'s card") for c in cards)))
     return tuple(out)

@@ -33,7 +33,7 @@ from sqlite_utils import Database
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Totals
-from dealer_assist.core.errors import DealerAssistError
+from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
 from dealer_assist.core.table import Table, TableSetup, describe
 from dealer_assist.games.registry import game_class, game_for
 from dealer_assist.services import storage
@@ -46,8 +46,8 @@ MAX_IMPORT_ACTIONS = 200_000  # about 5,000 deals: far beyond any home game's ta
 BETWEEN_DEALS = ("rebuy", "adjust")
 
 
-class ImportRefused(ValueError):
-    """A file that cannot be imported: the message is a sentence for the host."""
+# a file that cannot be imported: the message is a sentence for the host
+ImportRefused = ImportRefusedError
 
 
 # --------------------------------------------------------------------------- reading

@@ -30,14 +30,11 @@ from sqlite_utils import Database
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Totals
+from dealer_assist.core.errors import StaleTableError as StaleTableError  # its old home
 from dealer_assist.core.table import Table, TableSetup
 
 MAX_TABLE_ID = 64  # ids are 8 characters; anything much longer is no table
 BUSY_TIMEOUT_SECONDS = 15.0  # how long a writer waits for another writer's lock
-
-
-class StaleTableError(Exception):
-    """Another writer took this seq first (the caller answers 409)."""
 
 
 def now() -> str:

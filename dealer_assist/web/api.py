@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, g, jsonify, request
+from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import DealerAssistError
@@ -21,35 +21,13 @@ from dealer_assist.services.auth import (
     throttled_sentence,
     token_matches,
 )
-from dealer_assist.web.app import base_url, get_db, get_store, get_throttle
-from dealer_assist.web.state import table_state
+from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
+from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
+from dealer_assist.web.live import answer_after
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 TABLE_FIELDS = {"name", "variant", "players", "rules"}
-
-
-class ApiError(Exception):
-    """A refusal: its sentence and HTTP status, and maybe more fields for the body."""
-
-    def __init__(self, status: int, sentence: str, **extra: Any) -> None:
-        super().__init__(sentence)
-        self.status = status
-        self.sentence = sentence
-        self.extra = extra
-
-
-@bp.errorhandler(ApiError)
-def api_error(err: ApiError) -> ResponseReturnValue:
-    extra = dict(err.extra)
-    retry_after = extra.pop("retry_after", None)  # a header, not a field
-    response = jsonify({"error": err.sentence, **extra})
-    response.status_code = err.status
-    if retry_after is not None:
-        response.headers["Retry-After"] = str(retry_after)
-    if err.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="dealer-assist"'
-    return response
 
 
 def json_object(raw: bytes) -> dict[str, Any]:
@@ -65,21 +43,12 @@ def json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
-    """The core's state with the table's id, as every answer and event carries it."""
-    return {"id": table_id, **table_state(table, dealer=dealer)}
-
-
 def table_urls(table_id: str, token: str | None = None) -> dict[str, str]:
     base = base_url()
     urls = {"join_url": f"{base}/t/{table_id}", "qr_url": f"{base}/t/{table_id}/qr.svg"}
     if token is not None:
         urls["dealer_url"] = f"{base}/t/{table_id}/dealer#token={token}"
     return urls
-
-
-def no_table(table_id: str) -> str:
-    return f"There is no table {table_id[:40]!r} on this server."
 
 
 def find_table(table_id: str) -> dict[str, Any]:
@@ -103,13 +72,6 @@ def is_dealer(row: dict[str, Any]) -> bool:
         throttle.fail(address, row["id"])
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
     return True
-
-
-def load(table_id: str) -> Table:
-    table = get_store().load(get_db(), table_id)
-    if table is None:
-        raise ApiError(404, no_table(table_id))
-    return table
 
 
 # --------------------------------------------------------------------------- tables
@@ -152,47 +114,6 @@ def get_table(table_id: str) -> ResponseReturnValue:
 
 
 # --------------------------------------------------------------------------- actions
-def expected_seq(body: dict[str, Any]) -> int | None:
-    value = body.get("expect_seq")
-    if value is None:
-        return None
-    # no table gets near 2**53 actions; a larger number is a typing slip, not a seq
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
-        raise ApiError(400, f"expect_seq must be the whole number seq you saw, not "
-                            f"{repr(value)[:40]}.")
-    return value
-
-
-def take_action(table_id: str, body: dict[str, Any]) -> Table:
-    """Apply and store ``body``; returns the table after it, or raises ApiError. The caller
-    sends the live events, then answers with :func:`answer_after`."""
-    expect = expected_seq(body)
-    try:
-        # the commit's fsync runs after the phones' emit (app.pay_owed_sync), before
-        # the answer leaves (docs/benchmarks.md, "Live fan-out")
-        accepted = get_store().act(get_db(), table_id, body, expect_seq=expect,
-                                   defer_sync=True)
-    except DealerAssistError as err:
-        raise ApiError(400, str(err)) from None
-    except storage.StaleTableError as err:
-        table = load(table_id)
-        sentence = str(err) if expect is not None else (
-            "Another device acted on this table at the same moment: look again and retry.")
-        raise ApiError(409, sentence, seq=table.seq,
-                       state=state_for(table_id, table, dealer=True)) from None
-    if accepted.sync_owed:
-        g.sync_owed = True
-    return accepted.table
-
-
-def answer_after(table_id: str, table: Table) -> dict[str, Any]:
-    """The dealer's answer to an accepted action: the live broadcast, phones first, then
-    ``{"seq", "state"}`` with the dealer's state the broadcast built."""
-    from dealer_assist.web.live import broadcast
-
-    return {"seq": table.seq, "state": broadcast(table_id, table)}
-
-
 @bp.post("/tables/<table_id>/actions")
 def post_action(table_id: str) -> ResponseReturnValue:
     row = find_table(table_id)

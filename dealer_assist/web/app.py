@@ -2,28 +2,39 @@
 
 >>> app = create_app(db_path="tables.db", testing=True)  # doctest: +SKIP
 >>> socketio = get_socketio(app)  # doctest: +SKIP
+
+The blueprints never import this module: what they share (the database connection, the
+store, SocketIO) they reach through :mod:`dealer_assist.web.extensions`.
 """
 
 from __future__ import annotations
 
-import ipaddress
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from flask import Flask, current_app, g, jsonify, request
-from flask.typing import ResponseReturnValue
-from flask_socketio import SocketIO
-from sqlite_utils import Database
+from flask import Flask
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from dealer_assist.services import storage
-from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES, FailureThrottle
-from dealer_assist.web.json_codec import FastJSONProvider, SocketJSON
+from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES
+from dealer_assist.web.api import bp as api_bp
+from dealer_assist.web.errors import ApiError, error_answer
+from dealer_assist.web.extensions import (
+    MAX_BODY_BYTES,
+    get_db,
+    get_socketio,
+    init_extensions,
+    init_socketio,
+)
+from dealer_assist.web.history_api import bp as history_bp
+from dealer_assist.web.json_codec import FastJSONProvider
+from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
+from dealer_assist.web.pages import bp as pages_bp
 
-MAX_BODY_BYTES = 64 * 1024
+# the factory only wires; what the blueprints share is in extensions (re-exported for callers)
+__all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -72,37 +83,21 @@ def create_app(
         raise ValueError("create_app needs db_path: the SQLite file that keeps the tables.")
     app.json = FastJSONProvider(app)  # orjson: the state's own key order, compact
     storage.init_db(app.config["DATABASE"])
-    app.extensions["dealer_assist.store"] = storage.TableStore()
-    app.extensions["dealer_assist.pool"] = storage.ConnectionPool(app.config["DATABASE"])
-    app.extensions["dealer_assist.throttle"] = FailureThrottle(
-        app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
-
-    from dealer_assist.web.api import bp as api_bp
-    from dealer_assist.web.live import register_events
-    from dealer_assist.web.pages import bp as pages_bp
-
+    init_extensions(app)
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
-    from dealer_assist.web.history_api import bp as history_bp  # issue 4: history, ledger, export
-
     app.register_blueprint(history_bp)
-    app.teardown_appcontext(close_db)
     app.after_request(security_headers)
-    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(ApiError, error_answer)
+    app.register_error_handler(HTTPException, error_answer)
 
     options: dict[str, Any] = {}
     if message_queue:
-        from dealer_assist.web.live import QueueManager
-
         options["client_manager"] = QueueManager(message_queue)
-    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
-                        json=SocketJSON, **options)
-    app.extensions["dealer_assist.socketio"] = socketio
+    socketio = init_socketio(app, **options)
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:
-        from dealer_assist.web.live import listen_to_queue
-
         listen_to_queue(app)
     return app
 
@@ -121,94 +116,9 @@ def trust_proxies(app: Flask, hops: int) -> None:
             app.wsgi_app, x_for=hops, x_proto=hops)
 
 
-def get_socketio(app: Flask) -> SocketIO:
-    return app.extensions["dealer_assist.socketio"]
-
-
-def get_store() -> storage.TableStore:
-    return current_app.extensions["dealer_assist.store"]
-
-
-def get_throttle() -> FailureThrottle:
-    """This process's count of wrong dealer tokens per client address."""
-    return current_app.extensions["dealer_assist.throttle"]
-
-
-def get_db() -> Database:
-    """This request's (or Socket.IO event's) connection, from the app's pool, given back at
-    teardown (:class:`storage.ConnectionPool`: not closed, which would cost a checkpoint)."""
-    if "db" not in g:
-        g.db = current_app.extensions["dealer_assist.pool"].get()
-    return g.db
-
-
-def pay_owed_sync() -> None:
-    """Run the fsync that an action's commit left owed (``api.take_action``), once.
-
-    ``live.broadcast`` calls it right after the phones' emit: the request thread then waits
-    on the disk with the GIL released, so the engine.io writer threads send the phones'
-    frames at once, instead of waiting for the dealer's state and answer to be built
-    (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
-    broadcast nothing."""
-    if g.pop("sync_owed", False):
-        storage.sync_log(current_app.config["DATABASE"])
-
-
-def close_db(_exc: BaseException | None = None) -> None:
-    """Teardown: first any fsync still owed (:func:`pay_owed_sync`), then the connection
-    back to the pool. Teardown runs after the handler and before Werkzeug writes the answer
-    or Socket.IO sends the acknowledgement, so an answered action is on disk."""
-    pay_owed_sync()
-    db = g.pop("db", None)
-    if db is not None:
-        current_app.extensions["dealer_assist.pool"].put(db)
-
-
-def base_url() -> str:
-    """Where phones reach this server: ``PUBLIC_URL`` if set, else the address this request
-    came to, except that a loopback address (the host's own browser) is swapped for the LAN
-    address the CLI found, which phones can reach."""
-    public = current_app.config.get("PUBLIC_URL")
-    if public:
-        return str(public).rstrip("/")
-    base = request.host_url.rstrip("/")
-    lan = current_app.config.get("LAN_URL")
-    if lan and is_loopback(request.host):
-        return str(lan).rstrip("/")
-    return base
-
-
-def is_loopback(host: str) -> bool:
-    """Whether ``host`` (a Host header: name or address, maybe a port) is this machine."""
-    name = urlsplit(f"//{host}").hostname or ""
-    if name == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
 def security_headers(response: Response) -> Response:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     if response.mimetype in ("text/html", "image/svg+xml"):
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
     return response
-
-
-ERROR_SENTENCES = {
-    400: "The request could not be read.",
-    404: "There is nothing at this address.",
-    405: "This address does not take that method.",
-    413: f"The request is too large: a body has at most {MAX_BODY_BYTES // 1024} KB.",
-    500: "Something went wrong on the server; nothing was changed. Try again.",
-}
-
-
-def http_error(err: HTTPException) -> ResponseReturnValue:
-    """Errors under /api, and every body-too-large, answer JSON with a sentence."""
-    code = err.code or 500
-    if request.path.startswith("/api/") or code == 413:
-        return jsonify(error=ERROR_SENTENCES.get(code, err.description or "Error.")), code
-    return err

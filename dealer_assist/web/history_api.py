@@ -16,16 +16,17 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
+from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
 from dealer_assist.services import history
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
 from dealer_assist.web import charts
-from dealer_assist.web.api import ApiError, api_error, find_table, hide_cards, is_dealer, table_urls
-from dealer_assist.web.app import get_db
+from dealer_assist.web.api import find_table, hide_cards, is_dealer, table_urls
+from dealer_assist.web.errors import ApiError
+from dealer_assist.web.extensions import get_db
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("history", __name__)
-bp.register_error_handler(ApiError, api_error)
 
 MAX_IMPORT_BYTES = 32 * 1024 * 1024  # a table of thousands of deals; the rest of the API: 64 KB
 
@@ -108,7 +109,7 @@ def import_table() -> ResponseReturnValue:
         raise ApiError(400, "The file is not valid JSON.") from None
     try:
         rebuilt = history.rebuild(data)
-    except history.ImportRefused as err:
+    except ImportRefusedError as err:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()
     history.import_table(get_db(), table_id, hash_token(token), rebuilt)

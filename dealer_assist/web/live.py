@@ -28,8 +28,14 @@ from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist.core.table import Table
 from dealer_assist.services.auth import throttled_sentence, token_matches
-from dealer_assist.web.api import ApiError, answer_after, no_table, state_for, take_action
-from dealer_assist.web.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
+from dealer_assist.web.acting import ApiError, no_table, state_for, take_action
+from dealer_assist.web.extensions import (
+    get_db,
+    get_socketio,
+    get_store,
+    get_throttle,
+    pay_owed_sync,
+)
 from dealer_assist.web.json_codec import SocketJSON
 
 
@@ -103,7 +109,7 @@ def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]
 def broadcast(table_id: str, table: Table) -> dict[str, Any]:
     """Send the new state to everyone following the table: the public state (no face-down
     card, no token) to the public room first, since the phones are the many, then the commit's
-    owed fsync (:func:`dealer_assist.web.app.pay_owed_sync`, during which the phones' frames go
+    owed fsync (:func:`extensions.pay_owed_sync`, during which the phones' frames go
     out), then the dealer's state to the dealer room. With a message queue the states go out
     through it, to this process's clients and every other's. Returns the dealer's state, for
     the answer."""
@@ -128,6 +134,12 @@ def broadcast(table_id: str, table: Table) -> dict[str, Any]:
             if not dealer:
                 pay_owed_sync()
         return dealer_state
+
+
+def answer_after(table_id: str, table: Table) -> dict[str, Any]:
+    """The dealer's answer to an accepted action: the live broadcast, phones first, then
+    ``{"seq", "state"}`` with the dealer's state the broadcast built."""
+    return {"seq": table.seq, "state": broadcast(table_id, table)}
 
 
 def on_join(data: Any) -> None:
@@ -236,5 +248,5 @@ def listen_to_queue(app: Flask) -> None:
         manager.initialize()
 
 
-__all__ = ["QueueManager", "broadcast", "dealer_room", "deliver", "listen_to_queue",
+__all__ = ["QueueManager", "answer_after", "broadcast", "dealer_room", "deliver", "listen_to_queue",
            "public_room", "register_events"]

@@ -10,7 +10,7 @@ from dealer_assist.core.cards import grammar
 from dealer_assist.games.registry import all_games, game_class, games_json
 from dealer_assist.services import storage
 from dealer_assist.web.api import table_urls
-from dealer_assist.web.app import get_db, get_store
+from dealer_assist.web.extensions import get_db, get_store
 from dealer_assist.web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)

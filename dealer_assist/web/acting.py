@@ -1,0 +1,65 @@
+"""Acting on a table over the web, shared by the JSON API and the socket's ``action`` event:
+the body checked, applied and stored, and the state every answer and event carries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import g
+
+from dealer_assist.core.errors import DealerAssistError, StaleTableError
+from dealer_assist.core.table import Table
+from dealer_assist.web.errors import ApiError
+from dealer_assist.web.extensions import get_db, get_store
+from dealer_assist.web.state import table_state
+
+__all__ = ["ApiError", "expected_seq", "load", "no_table", "state_for", "take_action"]
+
+
+def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
+    """The core's state with the table's id, as every answer and event carries it."""
+    return {"id": table_id, **table_state(table, dealer=dealer)}
+
+
+def no_table(table_id: str) -> str:
+    return f"There is no table {table_id[:40]!r} on this server."
+
+
+def load(table_id: str) -> Table:
+    table = get_store().load(get_db(), table_id)
+    if table is None:
+        raise ApiError(404, no_table(table_id))
+    return table
+
+
+def expected_seq(body: dict[str, Any]) -> int | None:
+    value = body.get("expect_seq")
+    if value is None:
+        return None
+    # no table gets near 2**53 actions; a larger number is a typing slip, not a seq
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise ApiError(400, f"expect_seq must be the whole number seq you saw, not "
+                            f"{repr(value)[:40]}.")
+    return value
+
+
+def take_action(table_id: str, body: dict[str, Any]) -> Table:
+    """Apply and store ``body``; returns the table after it, or raises ApiError. The caller
+    sends the live events, then answers with :func:`live.answer_after`."""
+    expect = expected_seq(body)
+    try:
+        # the commit's fsync runs after the phones' emit (extensions.pay_owed_sync), before
+        # the answer leaves (docs/benchmarks.md, "Live fan-out")
+        accepted = get_store().act(get_db(), table_id, body, expect_seq=expect,
+                                   defer_sync=True)
+    except StaleTableError as err:  # a DealerAssistError too: caught first
+        table = load(table_id)
+        sentence = str(err) if expect is not None else (
+            "Another device acted on this table at the same moment: look again and retry.")
+        raise ApiError(409, sentence, seq=table.seq,
+                       state=state_for(table_id, table, dealer=True)) from None
+    except DealerAssistError as err:  # a malformed body or a rule's refusal
+        raise ApiError(400, str(err)) from None
+    if accepted.sync_owed:
+        g.sync_owed = True
+    return accepted.table

@@ -1,0 +1,114 @@
+"""What the blueprints and the socket events share, reached through ``current_app`` (flaskr's
+``db.py`` pattern): the app's SocketIO, the store, the database connection of this request,
+the token throttle, and the base URL phones reach. The factory (:mod:`dealer_assist.web.app`)
+fills them in; nothing here imports the factory or a blueprint, so no blueprint does either.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any, cast
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, g, request
+from flask_socketio import SocketIO
+from sqlite_utils import Database
+
+from dealer_assist.services import storage
+from dealer_assist.services.auth import FailureThrottle
+from dealer_assist.web.json_codec import SocketJSON
+
+MAX_BODY_BYTES = 64 * 1024
+
+SOCKETIO = "dealer_assist.socketio"
+STORE = "dealer_assist.store"
+POOL = "dealer_assist.pool"
+THROTTLE = "dealer_assist.throttle"
+
+
+def init_extensions(app: Flask) -> None:
+    """The store, the connection pool and the throttle of a new app (its config is set)."""
+    app.extensions[STORE] = storage.TableStore()
+    app.extensions[POOL] = storage.ConnectionPool(app.config["DATABASE"])
+    app.extensions[THROTTLE] = FailureThrottle(
+        app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
+    app.teardown_appcontext(close_db)
+
+
+def init_socketio(app: Flask, **options: Any) -> SocketIO:
+    """The app's own SocketIO (``SocketIO(app)`` is ``init_app``). One per app rather than one
+    per module: a test process runs many apps, each with its own clients and rooms."""
+    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
+                        json=SocketJSON, **options)
+    app.extensions[SOCKETIO] = socketio
+    return socketio
+
+
+def get_socketio(app: Flask | None = None) -> SocketIO:
+    """``app``'s SocketIO, or the current app's."""
+    found = (app if app is not None else current_app).extensions[SOCKETIO]
+    return cast(SocketIO, found)
+
+
+def get_store() -> storage.TableStore:
+    return cast(storage.TableStore, current_app.extensions[STORE])
+
+
+def get_throttle() -> FailureThrottle:
+    """This process's count of wrong dealer tokens per client address."""
+    return cast(FailureThrottle, current_app.extensions[THROTTLE])
+
+
+def get_db() -> Database:
+    """This request's (or Socket.IO event's) connection, from the app's pool, given back at
+    teardown (:class:`storage.ConnectionPool`: not closed, which would cost a checkpoint)."""
+    if "db" not in g:
+        g.db = current_app.extensions[POOL].get()
+    return cast(Database, g.db)
+
+
+def pay_owed_sync() -> None:
+    """Run the fsync that an action's commit left owed (``acting.take_action``), once.
+
+    ``live.broadcast`` calls it right after the phones' emit: the request thread then waits
+    on the disk with the GIL released, so the engine.io writer threads send the phones'
+    frames at once, instead of waiting for the dealer's state and answer to be built
+    (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
+    broadcast nothing."""
+    if g.pop("sync_owed", False):
+        storage.sync_log(current_app.config["DATABASE"])
+
+
+def close_db(_exc: BaseException | None = None) -> None:
+    """Teardown: first any fsync still owed (:func:`pay_owed_sync`), then the connection
+    back to the pool. Teardown runs after the handler and before Werkzeug writes the answer
+    or Socket.IO sends the acknowledgement, so an answered action is on disk."""
+    pay_owed_sync()
+    db = g.pop("db", None)
+    if db is not None:
+        current_app.extensions[POOL].put(db)
+
+
+def base_url() -> str:
+    """Where phones reach this server: ``PUBLIC_URL`` if set, else the address this request
+    came to, except that a loopback address (the host's own browser) is swapped for the LAN
+    address the CLI found, which phones can reach."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return str(public).rstrip("/")
+    base = request.host_url.rstrip("/")
+    lan = current_app.config.get("LAN_URL")
+    if lan and is_loopback(request.host):
+        return str(lan).rstrip("/")
+    return base
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a Host header: name or address, maybe a port) is this machine."""
+    name = urlsplit(f"//{host}").hostname or ""
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
