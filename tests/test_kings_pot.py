@@ -370,7 +370,7 @@ def test_r23_a_card_entered_twice_is_caught_with_its_suit() -> None:
     t = buy(new_table(), {"Bob": 2, "Cy": 1})
     t = act(t, type="deal_cards", player="Bob", cards=["9h", "K"])
     assert refuse(t, type="deal_cards", player="Cy", cards=["9h"]) == (
-        "9h is already on the table (Bob's hand).")
+        "9♥ is both Bob's hand and Cy's hand.")
     assert refuse(t, type="deal_cards", player="Cy", cards=["Zz"]).startswith(
         '"Zz" is not a card')
     t = act(t, type="deal_cards", player="Cy", cards=["9"])  # the rank alone is never caught
@@ -1173,19 +1173,56 @@ def test_r9_card_already_on_the_table_is_refused() -> None:
     t = buy(new_table(), {"Bob": 2, "Cy": 1})
     t = act(t, type="deal_cards", player="Bob", cards=["9h", "Ks"])
     assert refuse(t, type="deal_cards", player="Cy", cards=["Ks"]) == (
-        "Ks is already on the table (Bob's hand).")
+        "K♠ is both Bob's hand and Cy's hand.")
     t = act(t, type="deal_cards", player="Cy", cards=["9c"])
     assert refuse(t, type="reveal", cards={"r1c1": "9h"}) == (
-        "9h is already on the table (Bob's hand).")
+        "9♥ is both Bob's hand and r1c1.")
     assert refuse(t, type="reveal", cards={"r1c1": "Ah", "r2c4": "Ah"}) == (
-        "Ah is already on the table (this entry).")
+        "A♥ is both r1c1 and r2c4.")
     t = to_showdown(act(t, type="reveal", cards={"r1c1": "Ah"}))
     grid = make_grid({}, held="9h Ks 9c Ah")
     grid["r1c1"] = "Ah"
     assert refuse(t, type="showdown", cells=grid, kings_hand=["Ks", "2c", "3c", "4c", "5c"])\
-        .startswith("Ks is already on the table")
+         == "K♠ is both Bob's hand and the king's hand."
     assert refuse(t, type="showdown", cells={**grid, "r2c2": "Ah"},
-                  kings_hand=WEAK_KINGS.split()).startswith("Ah is already on the table")
+                  kings_hand=WEAK_KINGS.split()) == "A♥ is both r1c1 and r2c2."
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r9_a_card_both_a_new_grid_cell_and_the_kings_hand_is_refused(variant: str) -> None:
+    # the defect of issue 13: the new grid cells and the king's hand were checked apart, so a
+    # card in both was let through and the deal paid out on impossible cards
+    t = to_showdown(ready({"Bob": ["A"], "Cy": ["2"]}, variant=variant))
+    grid = make_grid({}, held="A 2")
+    assert "8d" in WEAK_KINGS.split() and "8d" not in grid.values()
+    assert refuse(t, type="showdown", cells=grid, kings_hand=["8d", "8d", "Jd", "4c", "Qd"]) == (
+        "8♦ is entered twice in the king's hand.")
+    grid["r1c5"] = "8d"
+    assert refuse(t, type="showdown", cells=grid, kings_hand=WEAK_KINGS.split()) == (
+        "8♦ is both r1c5 and the king's hand.")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r9_a_card_entered_twice_is_named_in_both_places_whatever_the_order(
+        variant: str) -> None:
+    # the same card at a reveal and then in the king's hand, or a player's card (with its
+    # suit) and then a grid cell: one sentence naming both places, whichever came first
+    t = ready({"Bob": ["Ah"], "Cy": ["2"]}, variant=variant)
+    cell = "r1c2" if variant == "kings_pot" else "r1c4"  # marked 4: its last reveal
+    t = act(t, type="reveal", cards={REVEAL_SETS_5[1][0]: "8d"})
+    while t.step()["kind"] != "reveal":
+        t = checks(t)
+    first = t.step()["cells"][0]
+    assert refuse(t, type="reveal", cards={first: "Ah"}) == f"A♥ is both Bob's hand and {first}."
+    t = to_showdown(t)
+    grid = make_grid({}, held="Ah 2")
+    grid[REVEAL_SETS_5[1][0]] = "8d"
+    assert "8d" not in [v for c, v in grid.items() if c != REVEAL_SETS_5[1][0]]
+    assert refuse(t, type="showdown", cells=grid, kings_hand=WEAK_KINGS.split()) == (
+        f"8♦ is both {REVEAL_SETS_5[1][0]} and the king's hand.")
+    grid[cell] = "Ah"
+    assert refuse(t, type="showdown", cells=grid, kings_hand=["Kd", "Kh", "2c", "3c", "4c"]) == (
+        f"A♥ is both Bob's hand and {cell}.")
 
 
 def test_r9_a_fifth_card_of_a_rank_is_refused_at_the_showdown() -> None:

@@ -695,16 +695,24 @@ def test_r9_too_small_a_raise_is_refused() -> None:
            amount=2)
 
 
+def test_r9_a_card_both_a_new_grid_cell_and_a_hole_card_names_both_places() -> None:
+    t = to_showdown(start(make(["Ann", "Bob", "Cy"])))
+    refuse(t, "^9♥ is both r3c5 and Bob's hand.$", type="showdown", cells=JUNK,
+           hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "9h"], "Cy": ["Qs", "Qd"]})
+    refuse(t, "^Q♠ is entered twice in Cy's hand.$", type="showdown", cells=JUNK,
+           hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qs"]})
+
+
 def test_r9_a_card_already_on_the_table_is_refused() -> None:
     t = check_round(start(make(["Ann", "Bob", "Cy"])))
-    refuse(t, "Kh is already on the table", type="reveal",
+    refuse(t, "^K♥ is both r1c1 and r2c4.$", type="reveal",
            cards={"r1c1": "Kh", "r2c4": "Kh"})
     t = act(t, type="reveal", cards={"r1c1": "Kh"})
     t = check_round(t)
-    refuse(t, r"Kh is already on the table \(r1c1\)", type="reveal", cards={"r1c2": "Kh"})
+    refuse(t, "^K♥ is both r1c1 and r1c2.$", type="reveal", cards={"r1c2": "Kh"})
     t = to_showdown(t)
     cells = dict(JUNK, r1c1="Kh")
-    refuse(t, r"Kh is already on the table \(r1c1\)", type="showdown", cells=cells,
+    refuse(t, "^K♥ is both r1c1 and Ann's hand.$", type="showdown", cells=cells,
            hands={"Ann": ["Kh", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"]})
     refuse(t, "r1c1 is already entered as Kh", type="showdown", cells=JUNK,
            hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"]})

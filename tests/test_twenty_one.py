@@ -675,10 +675,12 @@ def test_r9_a_card_already_on_the_table_and_two_cards_kept() -> None:
     t = drive(act(make(["Ann", "Bob"]), type="start_deal"), stop=("reveal",))
     t = act(t, type="reveal", cards=["Kc", "Qd", "7h"])
     t = drive(t, stop=("reveal",))
-    refuse(t, r"Kc is already on the table \(b1\)", type="reveal", cards=["Kc"])
+    refuse(t, "^K♣ is both b1 and b4.$", type="reveal", cards=["Kc"])
     t = drive(act(t, type="reveal", cards=["4s"]))
-    refuse(t, r"Qd is already on the table \(b2\)", type="showdown", board=["2c"],
+    refuse(t, "^Q♦ is both b2 and Ann's hand.$", type="showdown", board=["2c"],
            hands={"Ann": ["Qd", "As"], "Bob": ["Ks", "Kd"]})
+    refuse(t, "^2♣ is both b5 and Bob's hand.$", type="showdown", board=["2c"],
+           hands={"Ann": ["Ah", "As"], "Bob": ["2c", "Kd"]})
     refuse(t, "Ann has 2 hole cards, not 3.", type="showdown", board=["2c"],
            hands={"Ann": ["Ah", "As", "Ad"], "Bob": ["Ks", "Kd"]})
     refuse(t, "b1 is already entered as Kc", type="showdown", board=["Ac", "Qd", "7h", "4s", "2c"],

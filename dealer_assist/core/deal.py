@@ -9,12 +9,12 @@ changes nothing (R9).
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.cards import parse_card
+from dealer_assist.core.cards import parse_card, pretty
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
 from dealer_assist.core.rules import HouseRules
@@ -210,17 +210,18 @@ class Deal:
 
     # ------------------------------------------------------------------ cards
     def known_cards(self) -> dict[str, str]:
-        """Every full card entered this deal, with where it is, to catch duplicates."""
+        """Every full card entered this deal, with where it is (``"r1c5"``, ``"the king's
+        hand"``, ``"Bob's hand"``), to catch duplicates."""
         seen: dict[str, str] = {}
         for cell_name, card in self.grid.items():
             if card:
                 seen[card] = cell_name
         for card in self.kings_hand:
-            seen[card] = "the king's hand"
+            seen[card] = KINGS_HAND_PLACE
         for p in self.players:
             for card in p.cards:
                 if len(card) == 2:
-                    seen[card] = f"{p.name}'s hand"
+                    seen[card] = hand_place(p.name)
         for card in self.scratch.get("board_cards", {}).values():
             seen[card] = "the board"
         return seen
@@ -231,15 +232,20 @@ class Deal:
         except BadCardError as err:
             raise IllegalActionError(str(err)) from None
 
-    def check_new_cards(self, cards: Sequence[str], seen: dict[str, str] | None = None) -> None:
-        """Refuse a card entered twice, naming it (R9)."""
-        seen = dict(self.known_cards() if seen is None else seen)
-        for card in cards:
+    def check_new_cards(self, entries: Iterable[tuple[str, str]]) -> None:
+        """R9: one check of the new ``(place, card)`` entries against everything the deal
+        knows and against each other, whatever the order they came in; the refusal names
+        both places ("8♦ is both r1c5 and the king's hand."). A rank alone (R23) is never
+        caught here: ``check_rank_counts`` counts those."""
+        seen = self.known_cards()
+        for place, card in entries:
             if len(card) != 2:
                 continue
             if card in seen:
-                raise IllegalActionError(f"{card} is already on the table ({seen[card]}).")
-            seen[card] = "this entry"
+                if seen[card] == place:
+                    raise IllegalActionError(f"{pretty(card)} is entered twice in {place}.")
+                raise IllegalActionError(f"{pretty(card)} is both {seen[card]} and {place}.")
+            seen[card] = place
 
     # ------------------------------------------------------------------ flow
     @property
@@ -315,6 +321,14 @@ class Deal:
 
     def dealer_button(self) -> int:
         return self.scratch.get("button", self.dealer)
+
+
+KINGS_HAND_PLACE = "the king's hand"
+
+
+def hand_place(name: str) -> str:
+    """Where a player's cards are, as a refusal names it: "Bob's hand"."""
+    return f"{name}'s hand"
 
 
 def chips(n: int) -> str:

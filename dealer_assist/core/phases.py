@@ -88,7 +88,7 @@ class RevealPhase(Phase):
 
     def handle(self, deal: Deal, action: Action) -> None:
         entered = self.cards_of(deal, action)
-        deal.check_new_cards(list(entered.values()))
+        deal.check_new_cards(entered.items())
         for cell_name in self.cells:
             deal.grid[cell_name] = entered.get(cell_name)
             deal.revealed.append(cell_name)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.deal import Deal
+from dealer_assist.core.deal import Deal, hand_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase
 
@@ -76,7 +76,11 @@ class ShowdownPhase(Phase):
     @staticmethod
     def lay_down(deal: Deal, cells: dict[str, str], holes: dict[int, list[str]]) -> None:
         """Check that no card is entered twice (R9), then put the cards on the table."""
-        deal.check_new_cards([*cells.values(), *(c for cards in holes.values() for c in cards)])
+        deal.check_new_cards([
+            *cells.items(),
+            *((hand_place(deal.players[seat].name), c) for seat, cards in holes.items()
+              for c in cards),
+        ])
         for cell_name, card in cells.items():
             deal.grid[cell_name] = card
             if cell_name not in deal.revealed:

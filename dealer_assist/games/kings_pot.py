@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
-from dealer_assist.core.deal import Deal, Player, Stake, Totals
+from dealer_assist.core.deal import KINGS_HAND_PLACE, Deal, Player, Stake, Totals, hand_place
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.hands import HandValue, rank_five
 from dealer_assist.core.layouts import (
@@ -149,7 +149,7 @@ class DealCardsPhase(Phase):
                 f"enter {len(p.stakes)}, not {len(texts)}."
             )
         cards = [deal.parse(t, rank_only=True) for t in texts]
-        deal.check_new_cards(cards)
+        deal.check_new_cards((hand_place(p.name), c) for c in cards)
         ranks = Counter(c[0] for q in deal.players for c in q.cards)
         for card in cards:
             ranks[card[0]] += 1
@@ -196,7 +196,8 @@ class KingsPotShowdown(ShowdownPhase):
         kings = [deal.parse(t) for t in action.kings_hand or ()]
         if len(kings) != 5:
             raise IllegalActionError(f"Enter the king's hand: five cards, not {len(kings)}.")
-        deal.check_new_cards(kings)
+        # the new grid cards and the king's hand in one check: either may hold the other's card
+        deal.check_new_cards([*new.items(), *((KINGS_HAND_PLACE, c) for c in kings)])
         check_rank_counts(deal, [*new.values(), *kings])
         self.lay_down(deal, new, {})
         deal.kings_hand = kings
