@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
+import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Dealer, new_table
+import requests
+from conftest import Dealer, Server, command, free_port, new_table
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -267,3 +271,151 @@ def test_r75_a_table_made_before_pairing_existed_keeps_its_token(
     d = Dealer(app.test_client(), {"id": "oldtable", "dealer_token": token})
     assert d.act({"type": "start_deal", "expect_seq": 0})["seq"] == 1
     assert "dealer_token" in pair(d.client, d.id, ask_code(d))
+
+
+# --------------------------------------------------------------------------- the command line
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*command(), *args], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.timeout(120)
+def test_r75_pair_on_the_servers_machine_lets_a_device_in_while_it_runs(
+    start_server: Any, tmp_path: Path
+) -> None:
+    db, port = tmp_path / "live.db", free_port()
+    server: Server = start_server(db, port=port, args=[
+        "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), "--access-log"])
+    made = server.create_table("texas_dozen", ["Ann", "Bob"], name="Friday")
+    server.create_table("kings_pot", ["Ann", "Bob", "Cy"], name="Poker club")
+    listed = run_cli("tables", "--db", str(db))
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0].split() == ["TABLE", "NAME", "GAME", "MADE", "(UTC)", "DEALS"]
+    assert lines[2].split()[:4] == [made["id"], "Friday", "Texas", "Dozen"]
+    assert lines[1].split()[1:5] == ["Poker", "club", "King's", "Pot"]
+    codes = []
+    for wanted in (made["id"], "friday"):  # by id, or by name in any case
+        printed = run_cli("pair", wanted, "--db", str(db))
+        assert printed.returncode == 0, printed.stderr
+        found = re.fullmatch(
+            rf"Pairing code for table Friday \({made['id']}\): ([0-9]{{6}})\n"
+            "On the device, open the table's page and tap \"I'm dealing: enter code\". "
+            "The code works once, for 5 minutes.\n", printed.stdout)
+        assert found, printed.stdout
+        codes.append(found.group(1))
+    # the newer code replaced the older one
+    if codes[0] != codes[1]:
+        assert server.api("POST", f"/api/tables/{made['id']}/pair",
+                          {"code": codes[0]})[0] == 400
+    status, paired = server.api("POST", f"/api/tables/{made['id']}/pair", {"code": codes[1]})
+    assert status == 201, paired
+    status, acted = server.api("POST", f"/api/tables/{made['id']}/actions",
+                               {"type": "start_deal"}, token=paired["dealer_token"])
+    assert status == 200 and acted["seq"] == 1
+    # a code the tablet asked for, used: the access log has both requests, never the code
+    status, asked = server.api("POST", f"/api/tables/{made['id']}/pairing",
+                               token=made["dealer_token"])
+    assert status == 201
+    assert server.api("POST", f"/api/tables/{made['id']}/pair", {"code": asked["code"]})[0] == 201
+    time.sleep(0.3)
+    log = server.output()
+    assert f'"POST /api/tables/{made["id"]}/pair HTTP/1.1" 201' in log
+    assert f'"POST /api/tables/{made["id"]}/pairing HTTP/1.1" 201' in log
+    for code in (*codes, asked["code"]):
+        assert code not in log
+    assert paired["dealer_token"] not in log and made["dealer_token"] not in log
+    refused = run_cli("pair", "Saturday", "--db", str(db))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == ("dealer-assist: There is no table 'Saturday' in this database: "
+                              "'dealer-assist tables' lists them.\n")
+    missing = run_cli("tables", "--db", str(tmp_path / "nothing.db"))
+    assert missing.returncode == 2 and "There is no database at" in missing.stderr
+    assert not (tmp_path / "nothing.db").exists()
+
+
+class Writer(threading.Thread):
+    """A dealer tapping as fast as the server answers: next, undo, next, undo... Keeps the seq
+    of every acknowledged action."""
+
+    def __init__(self, server: Server, table: dict[str, Any]) -> None:
+        super().__init__(daemon=True)
+        self.server, self.table = server, table
+        self.acked: list[int] = []
+        self.stop = threading.Event()
+        self.problem: str | None = None
+
+    def run(self) -> None:
+        session = requests.Session()
+        session.headers["Authorization"] = f"Bearer {self.table['dealer_token']}"
+        url = f"{self.server.url}/api/tables/{self.table['id']}/actions"
+        taps = [{"type": "start_deal"}]
+        while not self.stop.is_set():
+            body = taps.pop() if taps else {"type": "next" if len(self.acked) % 2 else "undo"}
+            response = session.post(url, json=body, timeout=30)
+            if response.status_code != 200:
+                self.problem = f"{body}: {response.status_code} {response.text}"
+                return
+            self.acked.append(response.json()["seq"])
+
+
+@pytest.mark.timeout(180)
+def test_r75_backup_while_the_server_writes_holds_every_acknowledged_action(
+    start_server: Any, tmp_path: Path
+) -> None:
+    db = tmp_path / "live.db"
+    server: Server = start_server(db)
+    table = server.create_table("texas_dozen", ["Ann", "Bob", "Cy"], name="Friday")
+    writer = Writer(server, table)
+    writer.start()
+    copies: list[tuple[Path, int, int]] = []
+    try:
+        for n in range(3):
+            while len(writer.acked) < 20 * (n + 1) and writer.problem is None:
+                time.sleep(0.01)
+            before = writer.acked[-1]
+            target = tmp_path / f"backup-{n}.db"
+            done = run_cli("backup", str(target), "--db", str(db))
+            after = writer.acked[-1]
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.startswith("Backed up 1 tables (")
+            assert after > before, "the server kept writing during the backup"
+            copies.append((target, before, after))
+    finally:
+        writer.stop.set()
+        writer.join(30)
+    assert writer.problem is None, writer.problem
+    live = sqlite3.connect(db)
+    live_rows = live.execute("SELECT seq, record_json FROM actions ORDER BY seq").fetchall()
+    live.close()
+    for target, before, after in copies:
+        assert not Path(f"{target}-wal").exists()  # one self-contained file
+        copy = sqlite3.connect(target)
+        assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        rows = copy.execute("SELECT seq, record_json FROM actions ORDER BY seq").fetchall()
+        copy.close()
+        last = rows[-1][0]
+        # every action acknowledged before the backup began; at most the one in flight after
+        assert before <= last <= after + 1, (before, last, after)
+        assert rows == live_rows[:last]
+        # restoring is starting on the copy: the table is back at that seq
+        restored = create_app(db_path=target, testing=True).test_client()
+        state = restored.get(f"/api/tables/{table['id']}").get_json()
+        assert state["seq"] == last
+        tap = "next" if state["step"]["kind"] == "next" else "undo"
+        assert restored.post(f"/api/tables/{table['id']}/actions", json={"type": tap},
+                             headers={"Authorization": f"Bearer {table['dealer_token']}"}
+                             ).status_code == 200
+
+
+def test_r75_backup_refuses_to_overwrite_the_database_with_a_sentence(tmp_path: Path) -> None:
+    db = tmp_path / "dealer.db"
+    storage.init_db(db)
+    for target, sentence in (
+            (db, "is the database itself: name another file for the copy."),
+            (Path(f"{db}-wal"), "is the database itself"),
+            (tmp_path, "is a folder: name a file for the copy"),
+            (tmp_path / "no" / "x.db", "does not exist.")):
+        refused = run_cli("backup", str(target), "--db", str(db))
+        assert refused.returncode == 2 and sentence in refused.stderr, refused.stderr
+    assert storage.schema_version(storage.connect(db)) == len(storage.MIGRATIONS)
