@@ -5,6 +5,10 @@ machine, port 5000, and the database in the user's data folder. On start it prin
 banner (:func:`banner_lines`: the address phones open, ``dealer-assist.local`` beside it when
 mDNS works, a QR code of it, where the database is, how the dealer gets back in) and then
 nothing more: no development-server warning, and no line per request unless ``--access-log``.
+
+Beside it, on the same database, while the server runs: ``dealer-assist tables`` lists the
+tables, ``dealer-assist pair TABLE`` prints a pairing code that lets a device in as TABLE's
+dealer (R75), and ``dealer-assist backup FILE`` writes a consistent copy of the database.
 """
 
 from __future__ import annotations
@@ -14,14 +18,16 @@ import ipaddress
 import logging
 import os
 import socket
+import sqlite3
 import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
+from sqlite_utils import Database
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from dealer_assist.core import evaluator
@@ -69,13 +75,31 @@ def build_parser() -> argparse.ArgumentParser:
                        default=os.environ.get("DEALER_ASSIST_NO_MDNS", "") not in ("", "0"),
                        help="do not announce dealer-assist.local on the local network (mDNS; "
                             "also DEALER_ASSIST_NO_MDNS=1)")
+    db_help = f"the database file (default {default_db()}, as serve uses)"
+    tables = commands.add_parser("tables", help="list the tables this database keeps, to "
+                                               "find the TABLE that pair takes")
+    tables.add_argument("--db", type=Path, default=None, help=db_help)
+    pair = commands.add_parser(
+        "pair", help="print a pairing code that lets a device in as a table's dealer (R75); "
+                     "works while the server runs")
+    pair.add_argument("table", metavar="TABLE",
+                      help="the table's id or name (dealer-assist tables lists them)")
+    pair.add_argument("--db", type=Path, default=None, help=db_help)
+    backup = commands.add_parser(
+        "backup", help="write a consistent copy of the database to FILE, while the server "
+                       "runs (README: restoring it)")
+    backup.add_argument("file", metavar="FILE", type=Path, help="where the copy goes")
+    backup.add_argument("--db", type=Path, default=None, help=db_help)
     return parser
+
+
+COMMANDS = ("serve", "tables", "pair", "backup")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """``dealer-assist [--host H ...]`` is ``dealer-assist serve [--host H ...]``."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in ("serve", "-h", "--help"):
+    if not args or args[0] not in (*COMMANDS, "-h", "--help"):
         args.insert(0, "serve")
     return build_parser().parse_args(args)
 
@@ -126,6 +150,8 @@ def banner_lines(url: str, db_path: Path, mdns_url: str | None = None,
     lines += [
         "Dealer: the tablet that made a table keeps its dealer key; on it, open the address "
         "above and pick the table's tablet link to get back in.",
+        "Another dealer device, or a lost tablet: run 'dealer-assist pair TABLE' on this "
+        "machine for a code ('dealer-assist tables' lists them).",
         "Stop with Ctrl+C.",
     ]
     return lines
@@ -230,8 +256,118 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
         advert.close()
 
 
+# --------------------------------------------------------------------------- beside the server
+class CommandRefused(Exception):
+    """A sentence for the person at the terminal; the command exits with 2."""
+
+
+def existing_db(db_path: Path | None) -> Path:
+    """The database that serve uses (or ``--db``), which must exist: tables, pair and backup
+    never make a new, empty one by mistake."""
+    path = (db_path or default_db()).expanduser().resolve()
+    if not path.is_file():
+        raise CommandRefused(f"There is no database at {path}: start dealer-assist once, or "
+                             "name the file serve uses with --db.")
+    return path
+
+
+def open_db(db_path: Path | None) -> Database:
+    from dealer_assist.services import storage
+
+    path = existing_db(db_path)
+    storage.init_db(path)  # a database of an older release gains its pairing tables
+    return storage.connect(path)
+
+
+def game_name(variant: str) -> str:
+    from dealer_assist.games.registry import game_class
+
+    try:
+        return game_class(variant).name
+    except (KeyError, ValueError):
+        return variant
+
+
+def print_tables(db_path: Path | None, out: TextIO) -> None:
+    from dealer_assist.services import storage
+
+    db = open_db(db_path)
+    try:
+        rows = storage.list_tables(db)
+    finally:
+        db.close()
+    if not rows:
+        out.write("No tables yet: make one on the home page.\n")
+        return
+    out.write(f"{'TABLE':<10} {'NAME':<20} {'GAME':<22} {'MADE (UTC)':<17} DEALS\n")
+    for row in rows:
+        made = str(row["created"])[:16].replace("T", " ")
+        out.write(f"{row['id']:<10} {(row['name'] or '-')[:20]:<20} "
+                  f"{game_name(row['variant'])[:22]:<22} {made:<17} {row['deals']}\n")
+
+
+def find_table(rows: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
+    """The table whose id is ``wanted``, else the newest whose name is (any case)."""
+    for row in rows:
+        if row["id"] == wanted:
+            return row
+    named = [row for row in rows if (row["name"] or "").casefold() == wanted.casefold()]
+    if named:
+        return named[0]  # list_tables is newest first: last Friday's table, not a year's
+    raise CommandRefused(f"There is no table {wanted[:40]!r} in this database: "
+                         "'dealer-assist tables' lists them.")
+
+
+def print_pairing_code(db_path: Path | None, wanted: str, out: TextIO) -> None:
+    from dealer_assist.services import auth, storage
+
+    db = open_db(db_path)
+    try:
+        row = find_table(storage.list_tables(db), wanted)
+        code = auth.new_pairing_code(db, row["id"])
+    finally:
+        db.close()
+    name = f"{row['name']} ({row['id']})" if row["name"] else row["id"]
+    out.write(f"Pairing code for table {name}: {code.code}\n")
+    out.write("On the device, open the table's page and tap \"I'm dealing: enter code\". "
+              f"The code works once, for {code.expires_in // 60} minutes.\n")
+
+
+def write_backup(db_path: Path | None, target: Path, out: TextIO) -> None:
+    from dealer_assist.services.backup import BackupRefused, backup
+
+    try:
+        done = backup(existing_db(db_path), target.expanduser())
+    except BackupRefused as err:
+        raise CommandRefused(str(err)) from None
+    out.write(f"Backed up {done.tables} tables ({done.actions} actions) to {done.path}.\n")
+    out.write("To restore: stop dealer-assist, then start it with --db on this file "
+              "(README: Backups).\n")
+
+
+def run_beside(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """tables, pair and backup: they work on the database file, with or without a server
+    running on it."""
+    try:
+        if args.command == "tables":
+            print_tables(args.db, out)
+        elif args.command == "pair":
+            print_pairing_code(args.db, args.table, out)
+        else:
+            write_backup(args.db, args.file, out)
+    except CommandRefused as err:
+        print(f"dealer-assist: {err}", file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error) as err:  # a locked, unreadable or damaged file
+        print(f"dealer-assist: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.command != "serve":
+        return run_beside(args)
     if not 0 < args.port < 65536:
         print(f"dealer-assist: the port must be from 1 to 65535, not {args.port}.",
               file=sys.stderr)

@@ -520,7 +520,6 @@ NOT_YET_BUILT: dict[int, str] = {
     72: "issue 12: the king's pot waits through other games",
     73: "issue 12: the button passes over seats that are out",
     74: "issue 12: between-deal undo",
-    75: "issue 12: more than one dealer device",
 }
 
 

@@ -46,9 +46,12 @@ def test_schema_is_made_once_and_migrations_are_recorded(db_path: Path) -> None:
     storage.init_db(db_path)
     storage.init_db(db_path)  # a second start changes nothing
     db = storage.connect(db_path)
-    assert storage.schema_version(db) == len(storage.MIGRATIONS) == 1
+    assert storage.schema_version(db) == len(storage.MIGRATIONS) >= 2
     rows = list(db.query("SELECT version, name FROM schema_version"))
-    assert rows == [{"version": 1, "name": "tables, actions and deals"}]
+    assert rows == [{"version": n, "name": name}
+                    for n, (name, _) in enumerate(storage.MIGRATIONS, start=1)]
+    assert rows[:2] == [{"version": 1, "name": "tables, actions and deals"},
+                        {"version": 2, "name": "dealer devices: tokens and pairing codes"}]
     assert {"tables", "actions", "deals", "schema_version"} <= set(db.table_names())
     assert [c.name for c in db["actions"].columns] == [
         "table_id", "seq", "deal_number", "record_json", "created"]
@@ -71,7 +74,7 @@ def test_a_new_migration_runs_once_on_start(db_path: Path, monkeypatch: pytest.M
     storage.init_db(db_path)
     storage.init_db(db_path)
     db = storage.connect(db_path)
-    assert calls == [1] and storage.schema_version(db) == 2
+    assert calls == [1] and storage.schema_version(db) == len(storage.MIGRATIONS)
     assert "notes" in db["tables"].columns_dict
     db.close()
 

@@ -1,5 +1,7 @@
-"""Dealer tokens: random, shown once, kept only as a hash, compared in constant time; and
-the throttle that slows anyone guessing them."""
+"""Dealer tokens: random, shown once, kept only as a hash, compared in constant time; the
+throttle that slows anyone guessing them; and more than one dealer device (R75): pairing
+codes that give another device a token of its own, and signing the other devices out.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +14,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+
+from sqlite_utils import Database
+
+from dealer_assist.services import storage
 
 TOKEN_BYTES = 24  # 192 bits: nobody guesses it
 TABLE_ID_BYTES = 6  # 8 URL-safe characters: short enough to type, long enough not to collide
@@ -86,8 +94,9 @@ class FailureThrottle:
                 return 0
             return max(1, math.ceil(times[-self.limit] + self.window - now))
 
-    def fail(self, address: str, table_id: str) -> None:
-        """Count a wrong token from ``address`` and log it (never the token itself)."""
+    def fail(self, address: str, table_id: str, what: str = "dealer token") -> None:
+        """Count a wrong token (or pairing code: ``what``) from ``address`` and log it,
+        never the token or code itself."""
         with self._lock:
             now = self.clock()
             times = self._recent(address, now)
@@ -97,10 +106,141 @@ class FailureThrottle:
             while len(self._failures) > MAX_ADDRESSES:
                 del self._failures[next(iter(self._failures))]
             count = len(times)
-        log.warning("Wrong dealer token for table %s from %s (%d in %gs).",
-                    table_id[:64], address, count, self.window)
+        log.warning("Wrong %s for table %s from %s (%d in %gs).",
+                    what, table_id[:64], address, count, self.window)
 
 
 def throttled_sentence(seconds: int) -> str:
     return (f"Too many wrong dealer tokens from this device: wait {seconds} seconds, then open "
             "the dealer link again.")
+
+
+def throttled_code_sentence(seconds: int) -> str:
+    return (f"Too many wrong pairing codes from this device: wait {seconds} seconds, then "
+            "type the code again.")
+
+
+# --------------------------------------------------------------------------- dealer devices
+PAIRING_DIGITS = 6
+PAIRING_SECONDS = 300  # a code is valid five minutes
+
+
+class TokenCheck(Enum):
+    """What a token is to a table: one of its dealer tokens, one that was signed out, or
+    not its token at all (a guess: counted by the throttle)."""
+
+    VALID = "valid"
+    SIGNED_OUT = "signed_out"
+    WRONG = "wrong"
+
+
+SIGNED_OUT_SENTENCE = ("This device was signed out by another dealer device: to deal here "
+                       "again, get a pairing code on the dealing device and tap \"I'm dealing: "
+                       "enter code\".")
+
+
+@dataclass(frozen=True)
+class DealerToken:
+    """A token's row: its id (which live connections remember) and whether it still works."""
+
+    id: int
+    signed_out: bool
+
+
+@dataclass(frozen=True)
+class PairingCode:
+    code: str
+    expires_in: int  # seconds
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A code accepted: the new device's token (shown once) and its id."""
+
+    token: str
+    token_id: int
+
+
+class PairingRefused(ValueError):
+    """A used, expired or wrong code: the sentence says which."""
+
+
+def find_dealer_token(db: Database, table_id: str, token: str | None) -> DealerToken | None:
+    """The row of ``token`` among the table's dealer tokens, or None. The lookup is by the
+    token's sha256, so how long it takes tells nothing about the token."""
+    if not token or not isinstance(token, str) or len(token) > 200:
+        return None
+    row = db.execute(
+        "SELECT rowid, signed_out FROM dealer_tokens WHERE token_hash = ? AND table_id = ?",
+        [hash_token(token), table_id]).fetchone()
+    return DealerToken(int(row[0]), row[1] is not None) if row else None
+
+
+def check_dealer_token(db: Database, table_id: str, token: str | None) -> TokenCheck:
+    found = find_dealer_token(db, table_id, token)
+    if found is None:
+        return TokenCheck.WRONG
+    return TokenCheck.SIGNED_OUT if found.signed_out else TokenCheck.VALID
+
+
+def token_id_valid(db: Database, token_id: int) -> bool:
+    """Whether the token with this id is still signed in (a live connection asks)."""
+    row = db.execute("SELECT signed_out FROM dealer_tokens WHERE rowid = ?",
+                     [token_id]).fetchone()
+    return row is not None and row[0] is None
+
+
+def code_hash(table_id: str, code: str) -> str:
+    return hashlib.sha256(f"{table_id}:{code}".encode()).hexdigest()
+
+
+def new_pairing_code(db: Database, table_id: str, now: float | None = None) -> PairingCode:
+    """A fresh six-digit code for the table, valid :data:`PAIRING_SECONDS`; it replaces the
+    table's earlier code if that was not used, so at most one code per table is open. Only
+    its hash is stored."""
+    code = f"{secrets.randbelow(10 ** PAIRING_DIGITS):0{PAIRING_DIGITS}d}"
+    expires = (time.time() if now is None else now) + PAIRING_SECONDS
+    with storage.write_transaction(db):
+        db.execute("INSERT OR REPLACE INTO pairing_codes (table_id, code_hash, expires)"
+                   " VALUES (?, ?, ?)", [table_id, code_hash(table_id, code), expires])
+    return PairingCode(code, PAIRING_SECONDS)
+
+
+def redeem_pairing_code(db: Database, table_id: str, code: object,
+                        now: float | None = None) -> Paired:
+    """Use the table's code: once, within its five minutes. Returns the new device's token;
+    raises :class:`PairingRefused` with a sentence for anything else (the caller counts it
+    as a wrong try)."""
+    if not isinstance(code, str) or not code.strip():
+        raise PairingRefused('Send the six-digit code as {"code": "123456"}.')
+    code = code.strip().replace(" ", "")
+    if len(code) != PAIRING_DIGITS or not code.isascii() or not code.isdigit():
+        raise PairingRefused("A pairing code is six digits: look at the dealing device "
+                             "again and type them.")
+    at = time.time() if now is None else now
+    with storage.write_transaction(db):
+        row = db.execute("SELECT code_hash, expires FROM pairing_codes WHERE table_id = ?",
+                         [table_id]).fetchone()
+        if row is None or not hmac.compare_digest(row[0], code_hash(table_id, code)):
+            raise PairingRefused("That is not this table's pairing code (or it was used "
+                                 "already): check the six digits, or ask for a new code.")
+        if row[1] <= at:
+            db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])
+            raise PairingRefused("That pairing code has expired (a code lasts five minutes): "
+                                 "ask for a new one on the dealing device.")
+        db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])  # one use
+        token = new_token()
+        storage.insert_dealer_token(db, table_id, hash_token(token))
+        token_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+    return Paired(token, int(token_id))
+
+
+def sign_out_others(db: Database, table_id: str, keep: int) -> int:
+    """Sign out every dealer token of the table but the one with id ``keep``, at once, and
+    void any open pairing code. Returns how many were signed out."""
+    with storage.write_transaction(db):
+        cursor = db.execute(
+            "UPDATE dealer_tokens SET signed_out = ? WHERE table_id = ? AND rowid != ?"
+            " AND signed_out IS NULL", [storage.now(), table_id, keep])
+        db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])
+    return int(cursor.rowcount)

@@ -489,6 +489,7 @@ def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt)
             "setup_json": json.dumps(rebuilt.setup.to_json()), "token_hash": token_hash,
             "created": rebuilt.created,
         })
+        storage.insert_dealer_token(db, table_id, token_hash)
         db.table("actions").insert_all(
             [{"table_id": table_id, **row} for row in rebuilt.actions], batch_size=500)
         db.table("deals").insert_all(

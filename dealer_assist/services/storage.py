@@ -174,8 +174,32 @@ def _schema_1(db: Database) -> None:
         )""")
 
 
+def _schema_2(db: Database) -> None:
+    """More than one dealer device (R75): a table's dealer tokens, each one valid until it is
+    signed out, and the one pairing code a table may have open. The first token of each table
+    made before this step comes over from ``tables.token_hash``. ``ON DELETE CASCADE``: a
+    table that is deleted takes its tokens and code with it."""
+    db.execute("""
+        CREATE TABLE dealer_tokens (
+            table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+            token_hash TEXT NOT NULL,
+            created TEXT NOT NULL,
+            signed_out TEXT,
+            UNIQUE (table_id, token_hash)
+        )""")
+    db.execute("INSERT INTO dealer_tokens (table_id, token_hash, created)"
+               " SELECT id, token_hash, created FROM tables")
+    db.execute("""
+        CREATE TABLE pairing_codes (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            code_hash TEXT NOT NULL,
+            expires REAL NOT NULL
+        )""")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Database], None]]] = [
     ("tables, actions and deals", _schema_1),
+    ("dealer devices: tokens and pairing codes", _schema_2),
 ]
 
 
@@ -223,6 +247,13 @@ def insert_table(db: Database, table_id: str, setup: TableSetup, token_hash: str
             "setup_json": json.dumps(setup.to_json()), "token_hash": token_hash,
             "created": now(),
         })
+        insert_dealer_token(db, table_id, token_hash)
+
+
+def insert_dealer_token(db: Database, table_id: str, token_hash: str) -> None:
+    """A dealer token of the table (its hash), valid until signed out (``services.auth``)."""
+    db.execute("INSERT INTO dealer_tokens (table_id, token_hash, created) VALUES (?, ?, ?)",
+               [table_id, token_hash, now()])
 
 
 def table_row(db: Database, table_id: str) -> dict[str, Any] | None:

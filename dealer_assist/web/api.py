@@ -12,14 +12,13 @@ from dealer_assist.core.errors import DealerAssistError
 from dealer_assist.core.table import Table, TableSetup
 from dealer_assist.games import Game
 from dealer_assist.games.registry import game_class
-from dealer_assist.services import storage
+from dealer_assist.services import auth, storage
 from dealer_assist.services.auth import (
     bearer_token,
     hash_token,
     new_table_id,
     new_token,
     throttled_sentence,
-    token_matches,
 )
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
@@ -59,19 +58,29 @@ def find_table(table_id: str) -> dict[str, Any]:
     return row
 
 
-def is_dealer(row: dict[str, Any]) -> bool:
-    """Whether the request carries this table's dealer token; a wrong one is a 401."""
+def dealer_token(row: dict[str, Any]) -> auth.DealerToken | None:
+    """The request's dealer token of this table (None without an Authorization header); a
+    wrong one is a 401 and counts towards the throttle, a signed-out one (R75) a 401 that
+    says so."""
     header = request.headers.get("Authorization")
     if header is None:
-        return False
+        return None
     throttle, address = get_throttle(), request.remote_addr or "unknown"
     wait = throttle.retry_after(address)
     if wait:  # checked before the token: a guesser learns nothing while it waits
         raise ApiError(429, throttled_sentence(wait), retry_after=wait)
-    if not token_matches(bearer_token(header), row["token_hash"]):
+    found = auth.find_dealer_token(get_db(), row["id"], bearer_token(header))
+    if found is None:
         throttle.fail(address, row["id"])
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
-    return True
+    if found.signed_out:  # a real token, not a guess: not counted
+        raise ApiError(401, auth.SIGNED_OUT_SENTENCE)
+    return found
+
+
+def is_dealer(row: dict[str, Any]) -> bool:
+    """Whether the request carries a dealer token of this table (:func:`dealer_token`)."""
+    return dealer_token(row) is not None
 
 
 # --------------------------------------------------------------------------- tables
@@ -123,6 +132,57 @@ def post_action(table_id: str) -> ResponseReturnValue:
     body = json_object(request.get_data())
     table = take_action(table_id, body)
     return jsonify(answer_after(table_id, table))
+
+
+# --------------------------------------------------------------------------- dealer devices
+# R75: a pairing code lets another device in with a token of its own; any dealer device can
+# sign the others out. Codes appear only in the answer to the dealer who asked for one.
+def no_store(body: dict[str, Any], status: int) -> ResponseReturnValue:
+    response = jsonify(body)
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def signed_in_dealer(row: dict[str, Any], doing: str) -> auth.DealerToken:
+    found = dealer_token(row)
+    if found is None:
+        raise ApiError(401, f"Only a dealer device can {doing}: send the dealer token "
+                            "(Authorization: Bearer <token>).")
+    return found
+
+
+@bp.post("/tables/<table_id>/pairing")
+def new_pairing_code(table_id: str) -> ResponseReturnValue:
+    signed_in_dealer(find_table(table_id), "add a dealer device")
+    code = auth.new_pairing_code(get_db(), table_id)
+    return no_store({"code": code.code, "expires_in": code.expires_in}, 201)
+
+
+@bp.post("/tables/<table_id>/pair")
+def pair_device(table_id: str) -> ResponseReturnValue:
+    find_table(table_id)
+    throttle, address = get_throttle(), request.remote_addr or "unknown"
+    wait = throttle.retry_after(address)
+    if wait:  # wrong codes and wrong tokens share one count per address
+        raise ApiError(429, auth.throttled_code_sentence(wait), retry_after=wait)
+    body = json_object(request.get_data())
+    try:
+        paired = auth.redeem_pairing_code(get_db(), table_id, body.get("code"))
+    except auth.PairingRefused as err:
+        throttle.fail(address, table_id, "pairing code")
+        raise ApiError(400, str(err)) from None
+    return no_store({"dealer_token": paired.token, **table_urls(table_id, paired.token)}, 201)
+
+
+@bp.post("/tables/<table_id>/sign_out_others")
+def sign_out_others(table_id: str) -> ResponseReturnValue:
+    from dealer_assist.web.live import demote_signed_out
+
+    keep = signed_in_dealer(find_table(table_id), "sign out the other devices")
+    count = auth.sign_out_others(get_db(), table_id, keep.id)
+    demote_signed_out(table_id, keep.id)
+    return no_store({"signed_out": count}, 200)
 
 
 # --------------------------------------------------------------------------- history

@@ -27,7 +27,8 @@ from flask import Flask, current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
 
 from dealer_assist.core.table import Table
-from dealer_assist.services.auth import throttled_sentence, token_matches
+from dealer_assist.services import auth
+from dealer_assist.services.auth import throttled_sentence
 from dealer_assist.web.acting import ApiError, no_table, state_for, take_action
 from dealer_assist.web.extensions import (
     get_db,
@@ -155,13 +156,17 @@ def on_join(data: Any) -> None:
     token = data.get("token")
     throttle, address = get_throttle(), request.remote_addr or "unknown"
     wait = throttle.retry_after(address) if token is not None else 0
-    dealer = not wait and token is not None and token_matches(token, row["token_hash"])
+    found = None if wait or token is None else auth.find_dealer_token(db, table_id, token)
+    dealer = found is not None and not found.signed_out
     if wait:  # checked before the token, as over HTTP
         emit("error", {"error": throttled_sentence(wait), "retry_after": wait})
+    elif found is not None and found.signed_out:  # a real token, not a guess: not counted
+        emit("error", {"error": auth.SIGNED_OUT_SENTENCE, "signed_out": True})
     elif token is not None and not dealer:
         throttle.fail(address, table_id)
         emit("error", {"error": "That is not this table's dealer token: you see the "
                                 "players' view."})
+    remember_token(table_id, found.id if dealer and found is not None else None)
     tracker = rooms_of_app()
     room = dealer_room(table_id) if dealer else public_room(table_id)
     with tracker.lock(table_id):
@@ -183,6 +188,12 @@ def on_action(data: Any) -> dict[str, Any]:
     if dealer_room(table_id) not in rooms():
         return {"status": 401, "error": "Only the dealer acts: join this table with the "
                                         "dealer token first."}
+    token_id = remembered_token(request.sid, table_id)  # type: ignore[attr-defined]
+    if token_id is None or not auth.token_id_valid(get_db(), token_id):
+        # signed out by another dealer device (R75), maybe through another process
+        demote(current_app._get_current_object(), table_id,  # type: ignore[attr-defined]
+               request.sid)  # type: ignore[attr-defined]
+        return {"status": 401, "error": auth.SIGNED_OUT_SENTENCE}
     body = data.get("action")
     if not isinstance(body, dict):
         return {"status": 400, "error": 'The action must be an object such as '
@@ -192,6 +203,103 @@ def on_action(data: Any) -> dict[str, Any]:
     except ApiError as err:
         return {"status": err.status, "error": err.sentence, **err.extra}
     return {"status": 200, **answer_after(table_id, table)}
+
+
+# --------------------------------------------------------------------------- dealer devices
+# A dealer connection remembers the id of the token it joined with (in its Socket.IO
+# session), so that signing the other devices out (R75) can take the dealer's view from
+# exactly those connections, and an ``action`` re-checks that the token still works.
+class DealerSockets:
+    """This process's dealer connections: per connection (sid), the id of the token it
+    joined each table with. A connection is forgotten when it disconnects."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokens: dict[str, dict[str, int]] = {}
+
+    def remember(self, sid: str, table_id: str, token_id: int | None) -> None:
+        with self._lock:
+            if token_id is not None:
+                self._tokens.setdefault(sid, {})[table_id] = token_id
+            elif sid in self._tokens:
+                self._tokens[sid].pop(table_id, None)
+
+    def token(self, sid: str, table_id: str) -> int | None:
+        with self._lock:
+            return self._tokens.get(sid, {}).get(table_id)
+
+    def forget(self, sid: str) -> None:
+        with self._lock:
+            self._tokens.pop(sid, None)
+
+
+def dealer_sockets(app: Flask) -> DealerSockets:
+    found: DealerSockets = app.extensions.setdefault("dealer_assist.dealer_sockets",
+                                                     DealerSockets())
+    return found
+
+
+def remember_token(table_id: str, token_id: int | None) -> None:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    dealer_sockets(app).remember(request.sid, table_id, token_id)  # type: ignore[attr-defined]
+
+
+def remembered_token(sid: str, table_id: str) -> int | None:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    return dealer_sockets(app).token(sid, table_id)
+
+
+def on_disconnect(*_reason: Any) -> None:
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    dealer_sockets(app).forget(request.sid)  # type: ignore[attr-defined]
+
+
+def demote(app: Flask, table_id: str, sid: str) -> None:
+    """Move one connection of this process from the table's dealer room to its public room,
+    with a sentence saying why and the public state."""
+    socketio = get_socketio(app)
+    server = socketio.server
+    with app.app_context():
+        table = get_store().load(get_db(), table_id)
+        if table is None:
+            return
+        tracker = rooms_of(app)
+        with tracker.lock(table_id):
+            server.leave_room(sid, dealer_room(table_id))
+            server.enter_room(sid, public_room(table_id))
+            for room in (dealer_room(table_id), public_room(table_id)):
+                tracker.ahead.get(room, {}).pop(sid, None)
+            socketio.emit("error", {"error": auth.SIGNED_OUT_SENTENCE, "signed_out": True},
+                          to=sid, ignore_queue=True)
+            socketio.emit("state", state_for(table_id, table), to=sid, ignore_queue=True)
+
+
+def demote_others_here(app: Flask, table_id: str, keep: int) -> None:
+    """Demote every connection of this process in the table's dealer room whose token is
+    not ``keep``."""
+    socketio = get_socketio(app)
+    with app.app_context():
+        sids = [sid for sid, _ in socketio.server.manager.get_participants(
+            "/", dealer_room(table_id))]
+        for sid in sids:
+            if dealer_sockets(app).token(sid, table_id) != keep:
+                demote(app, table_id, sid)
+
+
+SIGNED_OUT_EVENT = "dealer_signed_out"  # between processes only: never sent to a client
+
+
+def demote_signed_out(table_id: str, keep: int) -> None:
+    """After :func:`auth.sign_out_others`: the signed-out devices' live connections lose the
+    dealer's view at once, in this process and, through the message queue, in every other
+    (:class:`QueueManager` hands the event to :func:`demote_others_here`)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    socketio = get_socketio(app)
+    if isinstance(socketio.server.manager, QueueManager):
+        socketio.emit(SIGNED_OUT_EVENT, {"table": table_id, "keep": keep},
+                      to=dealer_room(table_id))
+    else:
+        demote_others_here(app, table_id, keep)
 
 
 def on_leave(data: Any) -> None:
@@ -204,6 +312,7 @@ def register_events(socketio: SocketIO) -> None:
     socketio.on_event("join", on_join)
     socketio.on_event("action", on_action)
     socketio.on_event("leave", on_leave)
+    socketio.on_event("disconnect", on_disconnect)
 
 
 # --------------------------------------------------------------------------- several processes
@@ -220,6 +329,7 @@ class QueueManager(socketio_server.RedisManager):
         super().__init__(url, channel=channel, redis_options={"socket_connect_timeout": 5},
                          json=SocketJSON)
         self.deliver_state: Callable[[str, dict[str, Any]], object] | None = None
+        self.sign_out: Callable[[str, int], object] | None = None
 
     def _handle_emit(self, message: dict[str, Any]) -> None:
         # python-socketio's PubSubManager calls this for every emit: this process's own (from
@@ -229,6 +339,13 @@ class QueueManager(socketio_server.RedisManager):
                 and isinstance(room, str) and table_of_room(room) is not None
                 and isinstance(data, list) and len(data) == 1 and isinstance(data[0], dict)):
             self.deliver_state(room, data[0])
+            return
+        if message.get("event") == SIGNED_OUT_EVENT:  # never passed on to clients
+            signed_out = data[0] if isinstance(data, list) and data else None
+            if (self.sign_out is not None and isinstance(signed_out, dict)
+                    and isinstance(signed_out.get("table"), str)
+                    and isinstance(signed_out.get("keep"), int)):
+                self.sign_out(signed_out["table"], signed_out["keep"])
             return
         super()._handle_emit(message)
 
@@ -243,6 +360,7 @@ def listen_to_queue(app: Flask) -> None:
     if not isinstance(manager, QueueManager):
         return
     manager.deliver_state = partial(deliver, socketio, rooms_of(app))
+    manager.sign_out = partial(demote_others_here, app)
     if not server.manager_initialized:
         server.manager_initialized = True
         manager.initialize()
