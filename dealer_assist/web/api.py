@@ -22,6 +22,7 @@ from dealer_assist.services.auth import (
     token_matches,
 )
 from dealer_assist.web.app import base_url, get_db, get_store, get_throttle
+from dealer_assist.web.host import require_host
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -115,6 +116,7 @@ def load(table_id: str) -> Table:
 # --------------------------------------------------------------------------- tables
 @bp.post("/tables")
 def create_table() -> ResponseReturnValue:
+    require_host()
     body = json_object(request.get_data())
     unknown = sorted(set(body) - TABLE_FIELDS)
     if unknown:

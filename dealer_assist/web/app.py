@@ -65,6 +65,7 @@ def create_app(
         TOKEN_FAILURES=MAX_FAILURES,  # wrong dealer tokens from one address ...
         TOKEN_FAILURE_WINDOW=FAILURE_WINDOW_SECONDS,  # ... in this many seconds: then 429
         PROXY_HOPS=0,  # reverse proxies in front whose X-Forwarded-For/-Proto are trusted
+        HOST_KEY=None,  # who makes tables (web/host.py); None: the database's own key
     )
     if config:
         app.config.update(config)
@@ -86,6 +87,9 @@ def create_app(
     from dealer_assist.web.history_api import bp as history_bp  # issue 4: history, ledger, export
 
     app.register_blueprint(history_bp)
+    from dealer_assist.web.host import install as install_host  # issue 14: the host key
+
+    install_host(app)
     app.teardown_appcontext(close_db)
     app.after_request(security_headers)
     app.register_error_handler(HTTPException, http_error)
