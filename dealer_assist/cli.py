@@ -157,10 +157,22 @@ def banner_lines(url: str, db_path: Path, mdns_url: str | None = None,
     return lines
 
 
+def host_link(url: str, key: str) -> str:
+    """The link that signs a browser in as the host: the key in the ``#fragment``, which
+    browsers never send to a server (the page keeps it, as a dealer token)."""
+    return f"{url}/#host={key}"
+
+
 def announce(url: str, db_path: Path, out: TextIO, mdns_url: str | None = None,
-             mdns_problem: str | None = None, extra: Sequence[str] = ()) -> None:
+             mdns_problem: str | None = None, extra: Sequence[str] = (),
+             host_key: str | None = None) -> None:
     out.write(f"Dealer Assist is running. Open {url}/ on the tablet; players scan:\n")
     print_qr(url + "/", out)
+    if host_key:
+        out.write("Host: scan this on the tablet that makes and deletes tables (this machine "
+                  "needs no key; never show it to the players):\n")
+        print_qr(host_link(url, host_key), out)
+        extra = [f"Host key: {host_key} ({host_link(url, host_key)})", *extra]
     for line in banner_lines(url, db_path, mdns_url, mdns_problem, extra):
         out.write(line + "\n")
     out.flush()
@@ -248,7 +260,8 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
         if "@" in shown.netloc:  # never print a password
             shown = shown._replace(netloc="***@" + shown.netloc.rsplit("@", 1)[1])
         extra.append(f"Message queue: {urlunsplit(shown)}")
-    announce(url, db_path, out, mdns_url, advert.problem, extra)
+    announce(url, db_path, out, mdns_url, advert.problem, extra,
+             host_key=app.extensions["dealer_assist.host_key"])
     try:
         server.serve_forever()
     finally:

@@ -45,6 +45,11 @@ def socketio(app: Flask) -> SocketIO:
     return get_socketio(app)
 
 
+def host_headers(app: Flask) -> dict[str, str]:
+    """The header that makes a request the host's from anywhere (web/host.py)."""
+    return {"Authorization": f"Bearer {app.extensions['dealer_assist.host_key']}"}
+
+
 class Dealer:
     """One table driven through the HTTP API, as the tablet page does."""
 

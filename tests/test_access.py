@@ -37,6 +37,7 @@ NEW_TABLE_ROUTES = {"/api/tables", "/api/tables/import"}  # make a table; change
 PAIR_ROUTE = "/api/tables/<table_id>/pair"  # no token: a missing code is a 400 (R75)
 BODY_REFUSED = NEW_TABLE_ROUTES | {PAIR_ROUTE}  # may answer 400: the body is not theirs
 JUNK_TOKEN = "x" * 32
+GUEST_ADDRESS = "192.168.1.77"  # a guest on the Wi-Fi, not the server's own machine
 
 
 def dump(db: Path) -> dict[str, list[tuple[Any, ...]]]:
@@ -83,6 +84,7 @@ def test_every_route_refuses_to_change_a_table_without_the_token(
 ) -> None:
     client = walk_app.test_client()
     d, other = played(client)
+    client.environ_base["REMOTE_ADDR"] = GUEST_ADDRESS  # not the host: makes and deletes none
     before = dump(tmp_path / "walk.db")
     state = (d.state(), d.state(dealer=True))
     walked = requests_sent = 0
@@ -261,7 +263,9 @@ def test_behind_a_proxy_the_forwarded_address_is_throttled_not_the_proxys(
     wrong tokens from one phone do not lock the dealer's tablet out."""
     app = create_app(db_path=db_path, testing=True, config={"PROXY_HOPS": 1})
     client = app.test_client()
+    client.environ_base["HTTP_X_FORWARDED_FOR"] = "127.0.0.1"  # the host, through the proxy
     d = new_table(client, "kings_pot", ["Ann", "Bob", "Cy"])
+    del client.environ_base["HTTP_X_FORWARDED_FOR"]
     url = f"/api/tables/{d.id}"
 
     def get(address: str, token: str) -> int:

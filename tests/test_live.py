@@ -214,7 +214,10 @@ def test_real_server_behind_a_proxy_throttles_the_forwarded_address(
     server: Server = start_server(port=port, args=[
         "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "p.db"),
         "--proxy-hops", "1"])
-    made = server.create_table("kings_pot", ["Ann", "Bob", "Cy"])
+    # the host makes the table through the proxy, from the server's own machine
+    made = requests.post(f"{server.url}/api/tables", timeout=10, json={
+        "variant": "kings_pot", "players": ["Ann", "Bob", "Cy"]},
+        headers={"X-Forwarded-For": "127.0.0.1"}).json()
     url = f"{server.url}/api/tables/{made['id']}"
     guesses = [requests.get(url, timeout=10, headers={
         "Authorization": f"Bearer wrong-{i}", "X-Forwarded-For": "203.0.113.9"}).status_code

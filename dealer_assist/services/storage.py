@@ -403,8 +403,8 @@ class TableStore:
 
     def row(self, db: Database, table_id: str) -> dict[str, Any] | None:
         """The table's row (:func:`table_row`), or None. A row never changes once written
-        (nothing updates or deletes a table), so it is read once per process: every dealer
-        tap checks the token against it."""
+        (nothing updates a table), so it is read once per process: every dealer
+        tap checks the token against it. Only the host's delete removes one (:meth:`forget`)."""
         with self._lock:
             cached = self._rows.get(table_id)
         if cached is None:
@@ -414,6 +414,13 @@ class TableStore:
             with self._lock:
                 self._rows[table_id] = cached
         return dict(cached)
+
+    def forget(self, table_id: str) -> None:
+        """Drop what this process keeps of a deleted table (the host's ``DELETE``)."""
+        with self._lock:
+            self._rows.pop(table_id, None)
+            self._setups.pop(table_id, None)
+            self._cache.pop(table_id, None)
 
     def setup(self, db: Database, table_id: str) -> TableSetup | None:
         with self._lock:

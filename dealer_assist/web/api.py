@@ -22,6 +22,7 @@ from dealer_assist.services.auth import (
 )
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
+from dealer_assist.web.host import require_host
 from dealer_assist.web.live import answer_after
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -86,6 +87,7 @@ def is_dealer(row: dict[str, Any]) -> bool:
 # --------------------------------------------------------------------------- tables
 @bp.post("/tables")
 def create_table() -> ResponseReturnValue:
+    require_host()
     body = json_object(request.get_data())
     unknown = sorted(set(body) - TABLE_FIELDS)
     if unknown:

@@ -29,6 +29,7 @@ from dealer_assist.web.extensions import (
     init_socketio,
 )
 from dealer_assist.web.history_api import bp as history_bp
+from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
 from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
 from dealer_assist.web.pages import bp as pages_bp
@@ -76,6 +77,7 @@ def create_app(
         TOKEN_FAILURES=MAX_FAILURES,  # wrong dealer tokens from one address ...
         TOKEN_FAILURE_WINDOW=FAILURE_WINDOW_SECONDS,  # ... in this many seconds: then 429
         PROXY_HOPS=0,  # reverse proxies in front whose X-Forwarded-For/-Proto are trusted
+        HOST_KEY=None,  # who makes tables (web/host.py); None: the database's own key
     )
     if config:
         app.config.update(config)
@@ -87,6 +89,7 @@ def create_app(
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(history_bp)
+    install_host(app)
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)
     app.register_error_handler(HTTPException, error_answer)

@@ -24,6 +24,7 @@ from dealer_assist.web import charts
 from dealer_assist.web.api import find_table, hide_cards, is_dealer, table_urls
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
+from dealer_assist.web.host import require_host
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("history", __name__)
@@ -95,6 +96,7 @@ def export_json(table_id: str) -> ResponseReturnValue:
 
 @bp.post("/api/tables/import")
 def import_table() -> ResponseReturnValue:
+    require_host()
     size = request.content_length
     if size is not None and size > MAX_IMPORT_BYTES:
         raise ApiError(413, f"The file is too large: an import has at most "

@@ -11,6 +11,7 @@ from dealer_assist.games.registry import all_games, game_class, games_json
 from dealer_assist.services import storage
 from dealer_assist.web.api import table_urls
 from dealer_assist.web.extensions import get_db, get_store
+from dealer_assist.web.host import implied_host
 from dealer_assist.web.qr import qr_svg
 
 bp = Blueprint("pages", __name__)
@@ -47,6 +48,7 @@ def index() -> str:
         "index.html", games=all_games(), games_json=games_json(),
         names={game.variant: game.name for game in all_games()},
         tables=storage.list_tables(get_db()),
+        host=implied_host(),  # a host on another device is shown its view by home.js
     )
 
 
