@@ -1,4 +1,4 @@
-"""The JSON API of shared/API.md driven with Flask's test client: every game's actions with exact
+"""The JSON API (docs/api.md) driven with Flask's test client: every game's actions with exact
 chips and winners, every kind of refusal (and that it changes nothing), 401, 404, 409, 413,
 the history routes, the pages and their headers."""
 

@@ -176,7 +176,7 @@ def test_r61_the_board_is_entered_as_it_turns_and_drawn_in_the_state() -> None:
     assert grid["board"] == ["Ah", "Kd", "7c", None, None]
     t = run_out(t)
     assert t.step()["cells"] == ["b4", "b5"]
-    refuse(t, "Ah is already on the table", type="showdown", board=["Ah", "2c"],
+    refuse(t, "A♥ is both b1 and b4", type="showdown", board=["Ah", "2c"],
            hands={"Ann": ["3c", "4c"], "Bob": ["5c", "6c"]})
     t = showdown(t, "2c 3d", {"Ann": "As Ad", "Bob": "Ks Qs"})
     assert table_state(t)["grid"]["board"] == ["Ah", "Kd", "7c", "2c", "3d"]

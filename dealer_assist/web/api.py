@@ -1,4 +1,4 @@
-"""The JSON API of shared/API.md: tables, actions, state and history."""
+"""The JSON API (docs/api.md): tables, actions, state and history."""
 
 from __future__ import annotations
 
