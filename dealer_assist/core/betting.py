@@ -378,11 +378,14 @@ class BettingPhase(Phase):
             deal.log.append(f"{p.name} calls {cost} and is all in.")
             return
         increment = total - rnd.current
-        if deal.rules.betting == "fixed_limit":
+        # an opening bet is a bet whatever its size (R5); a raise is full from last_raise, or
+        # in fixed limit at the round's size
+        if not rnd.current:
+            full = True
+        elif deal.rules.betting == "fixed_limit":
             full = total == allowed.smallest
         else:
-            # an opening bet is a bet whatever its size (R5); a raise is full from last_raise
-            full = increment >= rnd.last_raise or not rnd.current
+            full = increment >= rnd.last_raise
         cost = deal.put(p, total - p.round_bet)
         if p.stack < allowed.stakes:
             p.status = "all_in"
