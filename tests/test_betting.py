@@ -174,3 +174,22 @@ def test_r5_no_raise_that_nobody_else_could_call(variant: str) -> None:
     refuse(t, "nobody else", type="all_in", player="Ann")
     t = act(t, type="call", player="Ann")
     assert stacks(t) == {"Ann": 90, "Bob": 0}
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_r5_in_fixed_limit_an_opening_all_in_below_the_bet_is_the_bet(variant: str) -> None:
+    """Fixed limit, small bets of 2: Bob checks the flop, Cy opens all in for 1. It is the
+    round's bet, so Bob, who checked, may raise, to 1 + 2 = 3 (the limit, below his all-in)."""
+    t = flop(start(variant, ["Ann", "Bob", {"name": "Cy", "stack": 3}, "Di"],
+                   betting="fixed_limit", small_bet=2))
+    t = act(t, type="check", player="Bob")
+    t = act(t, type="all_in", player="Cy")
+    step = t.step()
+    assert (step["player"], step["to_call"], step["min_raise_to"], step["max_raise_to"]) == (
+        "Di", 1, 3, 3)
+    t = act(t, type="call", player="Di")
+    t = act(t, type="call", player="Ann")
+    step = t.step()
+    assert (step["player"], step["options"]) == ("Bob", ["fold", "call", "raise"])
+    t = act(t, type="raise", player="Bob", amount=3)
+    assert stacks(t) == {"Ann": 97, "Bob": 95, "Cy": 0, "Di": 97}

@@ -18,7 +18,7 @@ from dealer_assist.core.phases import Phase, check_turn
 FIXED_LIMIT_BETS = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Limits:
     """What the seat to act may do now, per stake (per card where cards are bought, R24).
 
@@ -33,18 +33,11 @@ class Limits:
     stack: int
     round_bet: int  # what the seat has in this round, per stake
     current: int  # the bet to match, per stake
+    to_call: int  # current - round_bet
+    most: int  # the seat's all-in, per stake: what does not divide stays in the stack (R24)
     smallest: int
     largest: int
     closed: str | None
-
-    @property
-    def to_call(self) -> int:
-        return self.current - self.round_bet
-
-    @property
-    def most(self) -> int:
-        """The seat's all-in, per stake: what does not divide stays in the stack (R24)."""
-        return self.round_bet + self.stack // self.stakes
 
     @property
     def verb(self) -> str:
@@ -171,31 +164,30 @@ def limits(deal: Deal, p: Player) -> Limits:
     assert rnd is not None
     rules = deal.rules
     k = max(len(deal.live_stakes(p)), 1)
+    current = rnd.current
+    to_call = current - p.round_bet
+    most = p.round_bet + p.stack // k
     fixed = rules.betting == "fixed_limit"
     if fixed:
-        smallest = largest = rnd.current + rnd.bet_size
+        smallest = largest = current + rnd.bet_size
     else:
         # an opening bet below the minimum is an all-in: the next raise is still at least
         # the minimum bet more (R5), so last_raise never falls below it
-        smallest = rnd.current + max(rnd.last_raise, 1)
+        smallest = current + max(rnd.last_raise, 1)
         if rules.betting == "pot_limit":
-            to_call = rnd.current - p.round_bet
             # the smallest bet is always allowed, even into an empty pot
-            largest = max(rnd.current + deal.pot_total() + to_call, smallest)
+            largest = max(current + deal.pot_total() + to_call, smallest)
         else:
-            largest = p.round_bet + p.stack // k
-    return Limits(
-        player=p.name, stakes=k, per_card=deal.stakes_per_card, fixed_limit=fixed, stack=p.stack,
-        round_bet=p.round_bet, current=rnd.current, smallest=smallest, largest=largest,
-        closed=closed_because(deal, p, k),
-    )
+            largest = most
+    return Limits(p.name, k, deal.stakes_per_card, fixed, p.stack, p.round_bet, current,
+                  to_call, most, smallest, largest, closed_because(deal, p, most))
 
 
-def closed_because(deal: Deal, p: Player, k: int) -> str | None:
-    """Why ``p`` may not bet or raise now (R5), or None."""
+def closed_because(deal: Deal, p: Player, most: int) -> str | None:
+    """Why ``p``, whose all-in is ``most`` per stake, may not bet or raise now (R5), or None."""
     rnd = deal.round
     assert rnd is not None
-    if p.round_bet + p.stack // k <= rnd.current:
+    if most <= rnd.current:
         return f"{chips(p.stack)} only cover the call; call or fold."
     if p.acted and rnd.current - p.round_bet < rnd.last_raise:
         # R5: short all-ins reopen the betting for a seat that acted only once together they
@@ -378,11 +370,14 @@ class BettingPhase(Phase):
             deal.log.append(f"{p.name} calls {cost} and is all in.")
             return
         increment = total - rnd.current
-        if deal.rules.betting == "fixed_limit":
+        # an opening bet is a bet whatever its size (R5); a raise is full from last_raise, or
+        # in fixed limit at the round's size
+        if not rnd.current:
+            full = True
+        elif deal.rules.betting == "fixed_limit":
             full = total == allowed.smallest
         else:
-            # an opening bet is a bet whatever its size (R5); a raise is full from last_raise
-            full = increment >= rnd.last_raise or not rnd.current
+            full = increment >= rnd.last_raise
         cost = deal.put(p, total - p.round_bet)
         if p.stack < allowed.stakes:
             p.status = "all_in"

@@ -1,0 +1,108 @@
+"""A Texas Hold'em deal (R60, R61) played on the tablet page with a phone following live.
+Nothing in the pages knows the game: its board, rounds and words come from its metadata."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def instruction(page: Page, text: str) -> None:
+    expect(page.locator("#instruction")).to_have_text(text)
+
+
+def both(pages, text: str) -> None:  # type: ignore[no-untyped-def]
+    instruction(pages.tablet, text)
+    instruction(pages.phone, text)
+
+
+def tap(page: Page, selector: str) -> None:
+    page.locator(selector).click()
+
+
+def stacks(page: Page, expected: dict[str, int]) -> None:
+    for name, stack in expected.items():
+        expect(page.locator(f'#players [data-player="{name}"] .player-stack')).to_have_text(
+            f"{stack:,}")
+
+
+def board(page: Page) -> list[str | None]:
+    return page.locator("#grid .board .cell").evaluate_all(
+        "els => els.map(e => { const c = e.querySelector('.card');"
+        " return c ? c.dataset.card || null : null; })")
+
+
+def test_texas_holdem_is_offered_on_the_home_page(pages) -> None:  # type: ignore[no-untyped-def]
+    t = pages.tablet
+    t.goto(pages.server.url + "/")
+    expect(t.get_by_text("Texas Hold'em", exact=True).first).to_be_visible()
+
+
+def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-untyped-def]
+    created = pages.server.create_table("texas_holdem", ["Ann", "Bob", "Cy"], name="Hold'em")
+    pages.open(created)
+    t, ph = pages.tablet, pages.phone
+    expect(ph.locator("#conn")).to_have_attribute("data-status", "live")
+
+    tap(t, '[data-action="start_deal"]')
+    both(pages, "Deal two hole cards to each player, then tap Next.")
+    for page in (t, ph):  # R60: Bob and Cy, left of the dealer, post the blinds
+        stacks(page, {"Ann": 100, "Bob": 99, "Cy": 98})
+        expect(page.locator("#grid .board .cell")).to_have_count(5)
+    tap(t, '[data-action="next"]')
+    both(pages, "Pre-flop: Ann: 2 to call.")
+    t.locator("#amount").fill("6")
+    tap(t, '[data-action="raise"]')
+    instruction(t, "Pre-flop: Bob: 5 to call.")
+    tap(t, '[data-action="fold"]')
+    instruction(t, "Pre-flop: Cy: 4 to call.")
+    tap(t, '[data-action="call"]')
+
+    # R61: the flop is b1 b2 b3, framed on both pages, turned before its round
+    both(pages, "Turn the flop: 3 cards, framed.")
+    for page in (t, ph):
+        expect(page.locator("#grid .board .cell.highlight")).to_have_count(3)
+        expect(page.locator('.pot[data-pot="0"] .pot-amount')).to_have_text("13")
+    pages.shot("holdem-flop")
+    t.locator('input.card-text[data-group="reveal"]').fill("Ah 7c 2d")
+    tap(t, '[data-action="reveal"]')
+    both(pages, "Flop: Cy: check or bet.")
+    expect(ph.locator('.board .cell[data-cell="b1"] .card')).to_have_attribute("data-card", "Ah")
+    t.locator("#amount").fill("10")
+    tap(t, '[data-action="bet"]')
+    instruction(t, "Flop: Ann: 10 to call.")
+    tap(t, '[data-action="call"]')
+
+    both(pages, "Turn the turn: 1 card, framed.")
+    tap(t, '.picker button.pick[data-card="Kd"]')
+    tap(t, '[data-action="reveal"]')
+    instruction(t, "Turn: Cy: check or bet.")
+    tap(t, '[data-action="check"]')
+    tap(t, '[data-action="check"]')
+    both(pages, "Turn the river: 1 card, framed.")
+    tap(t, '[data-action="reveal"]')  # turned without entering: it comes at the showdown
+    tap(t, '[data-action="check"]')
+    tap(t, '[data-action="check"]')
+
+    both(pages, "Showdown: enter the two cards of Ann, Cy and the board cards not entered "
+                "yet (1).")
+    pages.shot("holdem-showdown-entry", "tablet")
+    t.locator('input.card-text[data-group="cells"]').fill("9s")
+    t.locator('input.card-text[data-group="p:Ann"]').fill("Ad Kh")
+    t.locator('input.card-text[data-group="p:Cy"]').fill("7h 7s")
+    tap(t, '[data-action="showdown"]')
+    instruction(t, "The deal is over: tap Start deal for the next one.")
+    for page in (t, ph):
+        # Cy's three sevens beat Ann's two pair; Cy takes 1 + 6 + 6 + 10 + 10 = 33
+        stacks(page, {"Ann": 84, "Bob": 99, "Cy": 117})
+        expect(page.locator('.payouts [data-player="Cy"]')).to_have_text("Cy takes 33")
+        expect(page.locator('.hands [data-player="Cy"] .hand')).to_have_text(
+            "Three of a kind, sevens")
+        expect(page.locator('.hands [data-player="Ann"] .hand')).to_have_text(
+            "Two pair, aces and kings")
+        assert board(page) == ["Ah", "7c", "2d", "Kd", "9s"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size[
+            "width"]
+    pages.shot("holdem-showdown")
