@@ -20,16 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench_state import run_at, unpack
+
 VARIANT = "texas_dozen"  # two players, no limit: a raise can follow a raise forever
 SIZES = (1250, 2500, 5000, 10000)
 SHAPES = ("raises", "raise/undo", "raises, then undo/raise")
@@ -100,21 +98,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         file = Path(tmp) / "deals.json"
         file.write_text(json.dumps(older))
-        base_dir = None
-        if args.baseline:
-            base_dir = Path(tmp) / "baseline"
-            base_dir.mkdir()
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline],
-                                     check=True, capture_output=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(base_dir)], input=archive, check=True)
+        base_dir = unpack(args.baseline, Path(tmp) / "baseline") if args.baseline else None
         for _ in range(args.rounds):
             ours.append(one_round(deals))
             if base_dir is not None:
-                env = {**os.environ, "PYTHONPATH": str(base_dir), "PYTHONDONTWRITEBYTECODE": "1"}
-                done = subprocess.run([sys.executable, __file__, "--replay", str(file)],
-                                      env=env, cwd=base_dir, check=True, capture_output=True,
-                                      text=True)
-                theirs.append(json.loads(done.stdout))
+                theirs.append(run_at(base_dir, __file__, file))
     print(f"Table.replay of one deal, median ms of {args.rounds} rounds")
     head = "| deal | records | this code | ms per 1,000 |"
     print(head + (f" {args.baseline} |" if theirs else ""))
