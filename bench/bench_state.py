@@ -81,6 +81,23 @@ def replay_round(recorded: dict[str, list[dict[str, Any]]]) -> dict[str, dict[st
     return out
 
 
+def unpack(ref: str, folder: Path) -> Path:
+    """The tree of commit ``ref`` of this repository, unpacked into ``folder``."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def run_at(base_dir: Path, script: str, data: Path) -> Any:
+    """``script --replay data`` on the code unpacked in ``base_dir``: its JSON answer."""
+    env = {**os.environ, "PYTHONPATH": str(base_dir), "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, script, "--replay", str(data)], env=env,
+                          cwd=base_dir, check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=40)
@@ -95,23 +112,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         records = Path(tmp) / "records.json"
         records.write_text(json.dumps(recorded))
-        base_dir = None
-        if args.baseline:
-            base_dir = Path(tmp) / "baseline"
-            base_dir.mkdir()
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline],
-                                     check=True, capture_output=True).stdout
-            subprocess.run(["tar", "-x", "-C", str(base_dir)], input=archive, check=True)
+        base_dir = unpack(args.baseline, Path(tmp) / "baseline") if args.baseline else None
         ours: list[dict[str, dict[str, float]]] = []
         theirs: list[dict[str, dict[str, float]]] = []
         for _ in range(args.rounds):
             ours.append(replay_round(recorded))
             if base_dir is not None:
-                env = {**os.environ, "PYTHONPATH": str(base_dir), "PYTHONDONTWRITEBYTECODE": "1"}
-                done = subprocess.run([sys.executable, __file__, "--replay", str(records)],
-                                      env=env, cwd=base_dir, check=True, capture_output=True,
-                                      text=True)
-                theirs.append(json.loads(done.stdout))
+                theirs.append(run_at(base_dir, __file__, records))
     print(f"median µs per record, median of {args.rounds} rounds, {args.deals} deals per game")
     head = "| game | measure | this code |" + (f" {args.baseline} | change |" if theirs else "")
     print(head)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-MODULES = ["core.cards", "core.layouts", "core.rules", "core.actions", "core.pots",
+MODULES = ["core.cards", "core.chain", "core.layouts", "core.rules", "core.actions", "core.pots",
            "core.table", "core.autoplay", "core.hands", "web.json_codec"]
 
 

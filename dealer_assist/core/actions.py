@@ -26,6 +26,36 @@ ACTION_TYPES = (
 
 MAX_TEXT = 64  # a card or a player's name never needs more
 
+# The fields each type of record may carry (API.md "Actions"), besides ``type``: a field the
+# type does not use is refused, not stored, so no record carries what it should not (a
+# ``check`` with the player's cards would be published as it is). ``cards`` of a reveal is
+# read into ``cells`` when it names cells. Types not listed here (none yet) are not checked.
+FIELDS_OF: dict[str, frozenset[str]] = {
+    kind: frozenset(fields) for kind, fields in {
+        "start_deal": ("variant",),
+        "buy": ("player", "count"),
+        "deal_cards": ("player", "cards"),
+        "next": (),
+        "reveal": ("cards", "cells"),
+        "check": ("player",),
+        "call": ("player",),
+        "fold": ("player", "card"),
+        "bet": ("player", "amount"),
+        "raise": ("player", "amount"),
+        "all_in": ("player",),
+        "pay": ("player",),
+        "showdown": ("cells", "kings_hand", "hands", "board"),
+        "draw": ("player", "card"),
+        "undo": (),
+        "rebuy": ("player", "amount"),
+        "adjust": ("player", "to", "amount", "note"),
+        "seat": ("player", "stack", "after"),
+        "leave": ("player",),
+        "sit_out": ("player",),
+        "sit_in": ("player",),
+    }.items()
+}
+
 
 @dataclass(frozen=True)
 class Action:
@@ -84,6 +114,13 @@ class Action:
         unknown = sorted(set(body) - _FIELDS - {"type", "expect_seq"})
         if unknown:
             raise InvalidActionError(f"An action has no field {_short(unknown[0])}.")
+        allowed = FIELDS_OF.get(kind)
+        unused = sorted(k for k, v in body.items() if k in _FIELDS and v is not None
+                        and allowed is not None and k not in allowed)
+        if unused and allowed is not None:
+            takes = f"only {', '.join(sorted(allowed))}" if allowed else "no other field"
+            raise InvalidActionError(
+                f"A {kind} record has no field {_short(unused[0])}: it takes {takes}.")
         cards_field = body.get("cards")
         if isinstance(cards_field, dict):  # a reveal names the cards it turns, by cell
             if body.get("cells") is not None:

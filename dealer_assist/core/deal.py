@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import parse_card, pretty
+from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
 from dealer_assist.core.rules import HouseRules
@@ -118,7 +119,8 @@ class Deal:
     carry: int = 0  # dead chips in this deal's main pot
     off_table: int = 0
     result: dict[str, Any] | None = None
-    log: list[str] = field(default_factory=list)
+    # a Chain: each action's copy of the deal shares the lines so far (core/chain.py)
+    log: Chain[str] = field(default_factory=Chain)
     scratch: dict[str, Any] = field(default_factory=dict)  # per-phase bookkeeping
     game_over: bool = False
 
@@ -296,7 +298,7 @@ class Deal:
         twin.revealed = list(self.revealed)
         twin.kings_hand = list(self.kings_hand)
         twin.result = copy.deepcopy(self.result)
-        twin.log = list(self.log)
+        twin.log = self.log.copy()
         twin.scratch = copy.deepcopy(self.scratch)
         return twin
 

@@ -1,7 +1,8 @@
 """A table: its players and house rules, the totals it carries, and the deal in play.
 
 The table is immutable: :meth:`Table.apply` returns a new table, so a refused action leaves
-the old one exactly as it was (R9). Undo (R8) replays the current deal's records but the last.
+the old one exactly as it was (R9). Undo (R8) replays the current deal's records but the last,
+from the last checkpoint a few records back (:attr:`Table.checkpoint`).
 
 >>> from dealer_assist.games.registry import variants
 >>> t = Table.create(variants()[2], ["Ann", "Bob", "Cy"])  # the 5x5 grid with two hole cards
@@ -21,6 +22,7 @@ from typing import Any
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import FULL_DECK
+from dealer_assist.core.chain import Chain
 from dealer_assist.core.deal import Deal, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.rules import MAX_CHIPS, HouseRules
@@ -28,6 +30,8 @@ from dealer_assist.games import Game
 from dealer_assist.games.registry import game_class, game_for
 
 MAX_NAME = 40
+# every 8th table of a deal is kept (Table.checkpoint), so an undo replays at most 8 records
+CHECKPOINT_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -96,16 +100,24 @@ class Table:
 
     def __init__(
         self, setup: TableSetup, base: Totals, deal: Deal | None = None,
-        actions: tuple[Action, ...] = (), seq: int = 0, undone: str | None = None,
-        game: Game | None = None,
+        actions: Iterable[Action] = (), seq: int = 0, undone: str | None = None,
+        game: Game | None = None, checkpoint: Table | None = None,
     ) -> None:
         self.setup = setup
         self.game = game or game_for(setup.variant, setup.rules)
         self.base = base  # the totals before the current deal
         self.deal = deal
-        self.actions = actions  # the current deal's records, undos already taken out
+        # the current deal's records, undos already taken out; a Chain, so that the next
+        # table shares them instead of copying (replaying n records costs n, not n²)
+        self.actions: Chain[Action] = actions if isinstance(actions, Chain) else Chain(actions)
         self.seq = seq  # every record ever taken at this table, undos included
         self.undone = undone
+        # the latest earlier table of this deal with 1 + k * CHECKPOINT_EVERY records: where
+        # an undo replays from, instead of from the deal's start
+        self.checkpoint = checkpoint
+        # the deal one record back, where this table came from an action: an undo right
+        # after it costs nothing (a deal, not the table: no chain of tables is kept)
+        self.before: Deal | None = None
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -183,15 +195,23 @@ class Table:
             if not self.deal_over:
                 raise IllegalActionError("A deal is in play: finish it, or undo, first.")
             deal = self.game.start(self.setup, self.totals)
-            return Table(self.setup, self.totals, deal, (action,), self.seq + 1, game=self.game)
+            return Table(self.setup, self.totals, deal, Chain((action,)), self.seq + 1,
+                         game=self.game)
         if action.type in ("rebuy", "adjust"):
             return self.between_deals(action)
         if self.deal is None:
             raise IllegalActionError("No deal is in play: start a deal first.")
         deal = self.deal.clone()
         deal.apply(action)
-        return Table(self.setup, self.base, deal, (*self.actions, action), self.seq + 1,
-                     game=self.game)
+        return self.followed_by(deal, action)
+
+    def followed_by(self, deal: Deal, action: Action) -> Table:
+        """The table after ``action``, which made ``deal`` from this table's deal."""
+        kept = self if len(self.actions) % CHECKPOINT_EVERY == 1 else self.checkpoint
+        table = Table(self.setup, self.base, deal, self.actions.plus(action), self.seq + 1,
+                      game=self.game, checkpoint=kept)
+        table.before = self.deal
+        return table
 
     def between_deals(self, action: Action) -> Table:
         """A rebuy, or a correction to a finished deal as a visible adjustment (R8): chips
@@ -230,8 +250,7 @@ class Table:
             note = f" ({action.note})" if action.note else ""
             deal.log.append(f"Adjustment: {p.name} gives {amount} to {to.name}{note}.")
         deal.scratch.setdefault("adjustments", []).append(action.to_json())
-        return Table(self.setup, self.base, deal, (*self.actions, action), self.seq + 1,
-                     game=self.game)
+        return self.followed_by(deal, action)
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is allowed now (pokerkit's ``can_x``)."""
@@ -249,12 +268,19 @@ class Table:
                 if self.deal is not None else "Nothing to undo: no deal has started."
             )
         last = self.actions[-1]
-        table = Table(self.setup, self.base, seq=self.seq + 1, game=self.game)
-        for action in self.actions[:-1]:
+        if self.before is not None:  # the deal before the last record is at hand
+            kept = self.checkpoint
+            if kept is not None and len(kept.actions) == len(self.actions) - 1:
+                kept = kept.checkpoint  # the table before was itself the checkpoint
+            return Table(self.setup, self.base, self.before, self.actions.without_last(),
+                         self.seq + 1, describe(last), game=self.game, checkpoint=kept)
+        # replay from the checkpoint (at most CHECKPOINT_EVERY records back), not the start
+        table = self.checkpoint or Table(self.setup, self.base, game=self.game)
+        since = self.actions.last(len(self.actions) - len(table.actions))
+        for action in since[:-1]:
             table = table.apply(action)
-        table.seq = self.seq + 1
-        table.undone = describe(last)
-        return table
+        return Table(self.setup, self.base, table.deal, table.actions, self.seq + 1,
+                     describe(last), game=self.game, checkpoint=table.checkpoint)
 
     @property
     def stakes_per_card(self) -> bool:
