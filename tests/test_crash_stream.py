@@ -33,7 +33,7 @@ from dealer_assist.core.actions import Action
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
 
 KILLS = 40
-BUDGET_SECONDS = 400.0  # a hang guard for the whole test, restarts included: generous, as the machines are shared
+BUDGET_SECONDS = 400.0  # a hang guard (restarts included), generous: the machines are shared
 
 
 def check_after_restart(t: RemoteTable, inflight: Action | None) -> str:
