@@ -174,6 +174,8 @@ def on_action(data: Any) -> dict[str, Any]:
         return {"status": 400, "error": 'Send {"table": "<id>", "action": {"type": ...}}.'}
     table_id = data["table"][:64]
     if dealer_room(table_id) not in rooms():
+        if remembered_token(request.sid, table_id) is not None:  # type: ignore[attr-defined]
+            return {"status": 401, "error": auth.SIGNED_OUT_SENTENCE}  # moved out by R75
         return {"status": 401, "error": "Only the dealer acts: join this table with the "
                                         "dealer token first."}
     token_id = remembered_token(request.sid, table_id)  # type: ignore[attr-defined]
