@@ -14,7 +14,8 @@
   const slot = document.getElementById("pairing-slot");
   if (!tableId || !slot) return;
   const onTablet = document.body.classList.contains("page-tablet");
-  const api = (path) => `/api/tables/${encodeURIComponent(tableId)}/${path}`;
+  const stateUrl = `/api/tables/${encodeURIComponent(tableId)}`;
+  const api = (path) => `${stateUrl}/${path}`;
   const dealerPath = `/t/${encodeURIComponent(tableId)}/dealer`;
 
   function storedToken() {
@@ -166,12 +167,23 @@
   }
 
   // ------------------------------------------------------------------ the buttons
-  clear(slot);
-  if (onTablet && token) {
-    slot.append(h("button.btn#add-device", { type: "button", text: "Add a dealer device", onclick: addDevice }));
-  } else if (!onTablet && token) {
-    slot.append(h("a.btn.pairing-link", { href: dealerPath, text: "Open the dealer's view" }));
-  } else {
-    slot.append(h("button.btn#enter-code", { type: "button", text: "I'm dealing: enter code", onclick: enterCode }));
+  function offerCode() {
+    clear(slot).append(h("button.btn#enter-code", { type: "button", text: "I'm dealing: enter code", onclick: enterCode }));
   }
+  if (!token) {
+    offerCode();
+    return;
+  }
+  clear(slot).append(onTablet
+    ? h("button.btn#add-device", { type: "button", text: "Add a dealer device", onclick: addDevice })
+    : h("a.btn.pairing-link", { href: dealerPath, text: "Open the dealer's view" }));
+  // a key that another device signed out is forgotten here, and the way back in offered
+  // (only a 401 says so: the server does not count a signed-out key as a guess)
+  fetch(stateUrl, { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" })
+    .then((r) => {
+      if (r.status !== 401) return;
+      try { localStorage.removeItem(DA.tokenKey(tableId)); } catch (e) { /* nothing kept */ }
+      offerCode();
+    })
+    .catch(() => { /* offline: keep the buttons; the next tap says what is wrong */ });
 })();

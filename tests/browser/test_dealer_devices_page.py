@@ -84,14 +84,24 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
             "Deal two hole cards to each player, then tap Next.")
         assert first.locator("#seq").inner_text() == seq
         assert pages.server.api("GET", f"/api/tables/{created['id']}")[1]["seq"] == 1
-        # the browser notes the refused request (401) on the console: expected here, once
-        refused = [e for e in pages.errors if "status of 401" in e]
-        assert len(refused) == 1 and refused[0].startswith("tablet console:")
-        pages.errors.remove(refused[0])
 
         # the second still deals
         second.locator('[data-action="next"]').click()
         expect(phone.locator("#instruction")).to_have_text("Pre-flop: Ann: 2 to call.")
+
+        # reopened, the signed-out tablet has forgotten its key and offers the way back in
+        first.reload()
+        expect(first.locator("#enter-code")).to_be_visible()
+        expect(first.locator("#add-device")).to_have_count(0)
+        first.reload()  # the key is gone: the page is a spectator's, with no refusal
+        expect(first.locator("#actions .notice")).to_contain_text(
+            "This device is not signed in as the dealer.")
+        expect(first.locator("#instruction")).to_have_text("Pre-flop: Ann: 2 to call.")
+        # the browser notes each refused request (401) on the console: expected here
+        refused = [e for e in pages.errors if "status of 401" in e]
+        assert refused and all(e.startswith("tablet console:") for e in refused)
+        for e in refused:
+            pages.errors.remove(e)
         assert not errors, errors
     finally:
         second_ctx.close()
