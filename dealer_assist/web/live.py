@@ -196,9 +196,9 @@ def on_action(data: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- dealer devices
-# A dealer connection remembers the id of the token it joined with (in its Socket.IO
-# session), so that signing the other devices out (R75) can take the dealer's view from
-# exactly those connections, and an ``action`` re-checks that the token still works.
+# This process remembers the id of the token each dealer connection joined with, so that
+# signing the other devices out (R75) can take the dealer's view from exactly those
+# connections, and an ``action`` re-checks that the token still works.
 class DealerSockets:
     """This process's dealer connections: per connection (sid), the id of the token it
     joined each table with. A connection is forgotten when it disconnects."""
@@ -294,6 +294,7 @@ def demote_signed_out(table_id: str, keep: int) -> None:
 
 def on_leave(data: Any) -> None:
     if isinstance(data, dict) and isinstance(data.get("table"), str):
+        remember_token(data["table"][:64], None)
         leave_room(dealer_room(data["table"]))
         leave_room(public_room(data["table"]))
 
