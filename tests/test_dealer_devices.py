@@ -148,6 +148,30 @@ def test_r75_wrong_codes_are_throttled_like_wrong_tokens(
         assert d.id in line and not any(c in line for c in [code, *wrong])
 
 
+def test_r75_a_code_stops_working_after_twenty_wrong_tries_from_anywhere(
+    make_table: Any
+) -> None:
+    """Many addresses (each under the throttle's limit) share twenty tries at one code."""
+    d = make_table("texas_dozen", ["Ann", "Bob"])
+    app = d.client.application
+
+    def guess_from_many(code: str, tries: int) -> None:
+        for n in range(tries):
+            guesser = app.test_client()
+            guesser.environ_base["REMOTE_ADDR"] = f"10.1.0.{n + 1}"
+            wrong = f"{(int(code) + n + 1) % 10**6:06d}"
+            assert guesser.post(f"/api/tables/{d.id}/pair",
+                                json={"code": wrong}).status_code == 400
+
+    code = ask_code(d)
+    guess_from_many(code, auth.CODE_TRIES - 1)
+    assert "dealer_token" in pair(d.client, d.id, code)  # nineteen wrong: it still works
+    code = ask_code(d)
+    guess_from_many(code, auth.CODE_TRIES)
+    assert pair(d.client, d.id, code, status=400) == {"error": auth.WRONG_CODE_SENTENCE}
+    assert "dealer_token" in pair(d.client, d.id, ask_code(d))  # a new code works
+
+
 def test_r75_signing_the_others_out_makes_their_tokens_invalid_at_once(
     make_table: Any
 ) -> None:
