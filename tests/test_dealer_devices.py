@@ -18,6 +18,7 @@ import requests
 from conftest import Dealer, Server, command, free_port, new_table
 from flask import Flask
 from flask.testing import FlaskClient
+from listeners import Listener
 
 from dealer_assist.core.table import TableSetup
 from dealer_assist.services import auth, storage
@@ -145,6 +146,30 @@ def test_r75_wrong_codes_are_throttled_like_wrong_tokens(
     for line in logged:
         assert line.startswith("Wrong pairing code for table ") and "10.0.0.66" in line
         assert d.id in line and not any(c in line for c in [code, *wrong])
+
+
+def test_r75_a_code_stops_working_after_twenty_wrong_tries_from_anywhere(
+    make_table: Any
+) -> None:
+    """Many addresses (each under the throttle's limit) share twenty tries at one code."""
+    d = make_table("texas_dozen", ["Ann", "Bob"])
+    app = d.client.application
+
+    def guess_from_many(code: str, tries: int) -> None:
+        for n in range(tries):
+            guesser = app.test_client()
+            guesser.environ_base["REMOTE_ADDR"] = f"10.1.0.{n + 1}"
+            wrong = f"{(int(code) + n + 1) % 10**6:06d}"
+            assert guesser.post(f"/api/tables/{d.id}/pair",
+                                json={"code": wrong}).status_code == 400
+
+    code = ask_code(d)
+    guess_from_many(code, auth.CODE_TRIES - 1)
+    assert "dealer_token" in pair(d.client, d.id, code)  # nineteen wrong: it still works
+    code = ask_code(d)
+    guess_from_many(code, auth.CODE_TRIES)
+    assert pair(d.client, d.id, code, status=400) == {"error": auth.WRONG_CODE_SENTENCE}
+    assert "dealer_token" in pair(d.client, d.id, ask_code(d))  # a new code works
 
 
 def test_r75_signing_the_others_out_makes_their_tokens_invalid_at_once(
@@ -419,3 +444,49 @@ def test_r75_backup_refuses_to_overwrite_the_database_with_a_sentence(tmp_path: 
         refused = run_cli("backup", str(target), "--db", str(db))
         assert refused.returncode == 2 and sentence in refused.stderr, refused.stderr
     assert storage.schema_version(storage.connect(db)) == len(storage.MIGRATIONS)
+
+
+@pytest.mark.timeout(180)
+def test_r75_sign_out_reaches_connections_on_every_process(
+    start_server: Any, tmp_path: Path, listeners: list[Listener]
+) -> None:
+    """Two ``serve --message-queue`` processes on one database: a device signed out through
+    one process loses the dealer's view on the other at once."""
+    from test_scale_out import RedisServer
+
+    queue = RedisServer(tmp_path / "redis")
+    try:
+        db = tmp_path / "shared.db"
+        servers = []
+        for _ in range(2):
+            port = free_port()
+            servers.append(start_server(db, port=port, args=[
+                "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db),
+                "--message-queue", queue.url]))
+        queue.wait_for_subscribers(2)
+        a, b = servers
+        made = a.create_table("kings_pot", ["Ann", "Bob", "Cy"], name="Club")
+        status, asked = a.api("POST", f"/api/tables/{made['id']}/pairing",
+                              token=made["dealer_token"])
+        assert status == 201
+        status, paired = b.api("POST", f"/api/tables/{made['id']}/pair", {"code": asked["code"]})
+        assert status == 201
+        first = Listener(b.url, made["id"], made["dealer_token"], reconnect=False)
+        listeners.append(first)
+        assert first.next_state()["seq"] == 0
+        status, _ = a.api("POST", f"/api/tables/{made['id']}/sign_out_others",
+                          token=paired["dealer_token"])
+        assert status == 200
+        assert first.errors.get(timeout=10) == {"error": SIGNED_OUT, "signed_out": True}
+        public = a.api("GET", f"/api/tables/{made['id']}")[1]
+        assert first.next_state() == public
+        # from now on the signed-out connection hears the public view only
+        status, _ = a.api("POST", f"/api/tables/{made['id']}/actions",
+                              {"type": "start_deal"}, token=paired["dealer_token"])
+        assert status == 200
+        assert first.next_state() == a.api("GET", f"/api/tables/{made['id']}")[1]
+        ack = first.sio.call("action", {"table": made["id"], "action": {"type": "undo"}},
+                             timeout=10)
+        assert ack["status"] == 401 and ack["error"] == SIGNED_OUT
+    finally:
+        queue.stop()

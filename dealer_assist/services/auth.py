@@ -123,6 +123,10 @@ def throttled_code_sentence(seconds: int) -> str:
 # --------------------------------------------------------------------------- dealer devices
 PAIRING_DIGITS = 6
 PAIRING_SECONDS = 300  # a code is valid five minutes
+CODE_TRIES = 20  # wrong tries at one code, from anywhere, before it stops working
+
+WRONG_CODE_SENTENCE = ("That is not this table's pairing code (or it was used already): check "
+                       "the six digits, or ask for a new code.")
 
 
 class TokenCheck(Enum):
@@ -201,8 +205,9 @@ def new_pairing_code(db: Database, table_id: str, now: float | None = None) -> P
     code = f"{secrets.randbelow(10 ** PAIRING_DIGITS):0{PAIRING_DIGITS}d}"
     expires = (time.time() if now is None else now) + PAIRING_SECONDS
     with storage.write_transaction(db):
-        db.execute("INSERT OR REPLACE INTO pairing_codes (table_id, code_hash, expires)"
-                   " VALUES (?, ?, ?)", [table_id, code_hash(table_id, code), expires])
+        db.execute("INSERT OR REPLACE INTO pairing_codes (table_id, code_hash, expires,"
+                   " failures) VALUES (?, ?, ?, 0)", [table_id, code_hash(table_id, code),
+                                                       expires])
     return PairingCode(code, PAIRING_SECONDS)
 
 
@@ -218,20 +223,32 @@ def redeem_pairing_code(db: Database, table_id: str, code: object,
         raise PairingRefused("A pairing code is six digits: look at the dealing device "
                              "again and type them.")
     at = time.time() if now is None else now
-    with storage.write_transaction(db):
-        row = db.execute("SELECT code_hash, expires FROM pairing_codes WHERE table_id = ?",
-                         [table_id]).fetchone()
-        if row is None or not hmac.compare_digest(row[0], code_hash(table_id, code)):
-            raise PairingRefused("That is not this table's pairing code (or it was used "
-                                 "already): check the six digits, or ask for a new code.")
-        if row[1] <= at:
+    refusal: str | None = None
+    with storage.write_transaction(db):  # a refusal is raised after the commit: it writes
+        row = db.execute("SELECT code_hash, expires, failures FROM pairing_codes"
+                         " WHERE table_id = ?", [table_id]).fetchone()
+        if row is None:
+            refusal = WRONG_CODE_SENTENCE
+        elif not hmac.compare_digest(row[0], code_hash(table_id, code)):
+            # counted against the code itself, from every address and process: guessing with
+            # many addresses gets at most CODE_TRIES tries at one code
+            if row[2] + 1 >= CODE_TRIES:
+                db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])
+            else:
+                db.execute("UPDATE pairing_codes SET failures = failures + 1"
+                           " WHERE table_id = ?", [table_id])
+            refusal = WRONG_CODE_SENTENCE
+        elif row[1] <= at:
             db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])
-            raise PairingRefused("That pairing code has expired (a code lasts five minutes): "
-                                 "ask for a new one on the dealing device.")
-        db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])  # one use
-        token = new_token()
-        storage.insert_dealer_token(db, table_id, hash_token(token))
-        token_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+            refusal = ("That pairing code has expired (a code lasts five minutes): ask for a "
+                       "new one on the dealing device.")
+        else:
+            db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])  # one use
+            token = new_token()
+            storage.insert_dealer_token(db, table_id, hash_token(token))
+            token_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+    if refusal is not None:
+        raise PairingRefused(refusal)
     return Paired(token, int(token_id))
 
 

@@ -70,7 +70,8 @@ def backup(db_path: Path, target: Path) -> BackupSummary:
         raise
     finally:
         source.close()
-    with partial.open("rb") as written:  # on disk before it takes the target's name
+    # on disk before it takes the target's name ("r+b": Windows syncs only a writable handle)
+    with partial.open("r+b") as written:
         os.fsync(written.fileno())
     os.replace(partial, target)
     return BackupSummary(target, tables, actions)

@@ -177,7 +177,8 @@ def _schema_1(db: Database) -> None:
 def _schema_2(db: Database) -> None:
     """More than one dealer device (R75): a table's dealer tokens, each one valid until it is
     signed out, and the one pairing code a table may have open. The first token of each table
-    made before this step comes over from ``tables.token_hash``. ``ON DELETE CASCADE``: a
+    made before this step comes over from ``tables.token_hash``. ``failures`` counts the wrong
+    tries at the open code (``auth.CODE_TRIES`` end it). ``ON DELETE CASCADE``: a
     table that is deleted takes its tokens and code with it."""
     db.execute("""
         CREATE TABLE dealer_tokens (
@@ -193,7 +194,8 @@ def _schema_2(db: Database) -> None:
         CREATE TABLE pairing_codes (
             table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
             code_hash TEXT NOT NULL,
-            expires REAL NOT NULL
+            expires REAL NOT NULL,
+            failures INTEGER NOT NULL DEFAULT 0
         )""")
 
 

@@ -186,6 +186,8 @@ def on_action(data: Any) -> dict[str, Any]:
         return {"status": 400, "error": 'Send {"table": "<id>", "action": {"type": ...}}.'}
     table_id = data["table"][:64]
     if dealer_room(table_id) not in rooms():
+        if remembered_token(request.sid, table_id) is not None:  # type: ignore[attr-defined]
+            return {"status": 401, "error": auth.SIGNED_OUT_SENTENCE}  # moved out by R75
         return {"status": 401, "error": "Only the dealer acts: join this table with the "
                                         "dealer token first."}
     token_id = remembered_token(request.sid, table_id)  # type: ignore[attr-defined]
@@ -206,9 +208,9 @@ def on_action(data: Any) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- dealer devices
-# A dealer connection remembers the id of the token it joined with (in its Socket.IO
-# session), so that signing the other devices out (R75) can take the dealer's view from
-# exactly those connections, and an ``action`` re-checks that the token still works.
+# This process remembers the id of the token each dealer connection joined with, so that
+# signing the other devices out (R75) can take the dealer's view from exactly those
+# connections, and an ``action`` re-checks that the token still works.
 class DealerSockets:
     """This process's dealer connections: per connection (sid), the id of the token it
     joined each table with. A connection is forgotten when it disconnects."""
@@ -304,6 +306,7 @@ def demote_signed_out(table_id: str, keep: int) -> None:
 
 def on_leave(data: Any) -> None:
     if isinstance(data, dict) and isinstance(data.get("table"), str):
+        remember_token(data["table"][:64], None)
         leave_room(dealer_room(data["table"]))
         leave_room(public_room(data["table"]))
 

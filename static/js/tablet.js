@@ -20,6 +20,7 @@
   } else {
     try { token = localStorage.getItem(DA.tokenKey(tableId)); } catch (e) { token = null; }
   }
+  DA.dealerToken = () => token; // for pairing.js: "Add a dealer device" (R75)
 
   let state = null;
   let busy = false;
@@ -70,7 +71,8 @@
         if (data.state && typeof data.state.seq === "number") show(data.state, { force: true });
         else await refresh();
       } else if (r.status === 401 || r.status === 403) {
-        showError("This device is not signed in as the dealer: open the dealer link on it.");
+        // the server's sentence: a wrong token, or this device signed out by another (R75)
+        showError(data.error || "This device is not signed in as the dealer: open the dealer link on it.");
       } else {
         showError(data.error || `The server answered ${r.status}; nothing changed.`);
       }
@@ -368,7 +370,7 @@
     const step = s.step;
     const el = h("div.actions-inner");
     if (!token) {
-      el.append(h("p.notice", { text: "This device is not signed in as the dealer. Open the dealer link (the one with #token=) on it to run the table. You can still follow the game here." }));
+      el.append(h("p.notice", { text: "This device is not signed in as the dealer. Open the dealer link (the one with #token=) on it, or tap \u201cI'm dealing: enter code\u201d, to run the table. You can still follow the game here." }));
       return el;
     }
     const kind = step.kind;
