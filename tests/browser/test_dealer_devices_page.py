@@ -80,6 +80,7 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
         first.locator('[data-action="next"]').click()
         expect(first.locator("#error-banner")).to_be_visible()
         expect(first.locator("#error-text")).to_have_text(SIGNED_OUT_SENTENCE)
+        pages.shot("pairing-signed-out", "tablet")
         expect(first.locator("#instruction")).to_have_text(
             "Deal two hole cards to each player, then tap Next.")
         assert first.locator("#seq").inner_text() == seq
