@@ -78,7 +78,7 @@ SHORT_CALL = "Short all-in cannot be raised."
 
 
 @dataclass
-class Deal:
+class RandomDeal:
     """One random deal's set-up."""
 
     stacks: list[int]
@@ -97,7 +97,7 @@ class Differences:
     seen: Counter[str] = field(default_factory=Counter)
 
 
-def random_deal(rng: random.Random, seed: int) -> Deal:
+def random_deal(rng: random.Random, seed: int) -> RandomDeal:
     n = rng.randint(2, 10)
     betting = rng.choice(list(STRUCTURES))
     small_blind = rng.choice([0, 1, 1, 2, 5])
@@ -118,10 +118,10 @@ def random_deal(rng: random.Random, seed: int) -> Deal:
     big = 0 if n == 2 else 1  # heads up the dealer (seat 0) posts the small blind (R60)
     big_seat = (1 + big) % n
     stacks[big_seat] = max(stacks[big_seat], rules["ante"] + big_blind)
-    return Deal(stacks, rules, seed)
+    return RandomDeal(stacks, rules, seed)
 
 
-def pokerkit_state(d: Deal) -> State:
+def pokerkit_state(d: RandomDeal) -> State:
     r = d.rules
     fixed = r["betting"] == "fixed_limit"
     # streets: pre-flop (the big blind and three raises), flop (small bets), turn, river
@@ -140,13 +140,13 @@ def pokerkit_state(d: Deal) -> State:
     )
 
 
-def pokerkit_order(d: Deal, by_seat: list[Any]) -> list[Any]:
+def pokerkit_order(d: RandomDeal, by_seat: list[Any]) -> list[Any]:
     """PokerKit seats the player left of the button first and the button last; our first
     deal's dealer is seat 0."""
     return [by_seat[(1 + j) % d.n] for j in range(d.n)]
 
 
-def seat_of(d: Deal, index: int) -> int:
+def seat_of(d: RandomDeal, index: int) -> int:
     return (1 + index) % d.n
 
 
@@ -159,7 +159,7 @@ def pokerkit_raise_refusal(state: State) -> str | None:
     return None
 
 
-def compare_legal(t: Table, state: State, d: Deal, differences: Differences) -> bool:
+def compare_legal(t: Table, state: State, d: RandomDeal, differences: Differences) -> bool:
     """Both engines agree on who acts and what they may do; True if ours may raise and
     PokerKit may too (so a raise can be played through both)."""
     step = t.step()
@@ -215,7 +215,7 @@ def pokerkit_range(state: State) -> tuple[int, int]:
     return smallest, allin
 
 
-def play(d: Deal, differences: Differences) -> None:
+def play(d: RandomDeal, differences: Differences) -> None:
     rng = random.Random(d.seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
@@ -264,7 +264,7 @@ def play(d: Deal, differences: Differences) -> None:
     compare_stacks(t, state, d, board, pokerkit_order(d, holes))
 
 
-def idle_check(state: State, d: Deal, differences: Differences) -> None:
+def idle_check(state: State, d: RandomDeal, differences: Differences) -> None:
     """R5: when at most one seat can still bet there is no betting; PokerKit still asks that
     seat to act, where it can only check (nobody could call a bet)."""
     while state.actor_index is not None:
@@ -309,7 +309,7 @@ def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may
     return act(t, type=step["options"][2], player=who, amount=amount)
 
 
-def compare_stacks(t: Table, state: State, d: Deal, board: list[str],
+def compare_stacks(t: Table, state: State, d: RandomDeal, board: list[str],
                    holes: list[list[str]]) -> None:
     """Every stack equal chip for chip, and the chips carried.
 
