@@ -35,8 +35,9 @@ Where the rules differ on purpose the difference itself is what is tested:
   seat facing only the blind; a blind facing a short all-in). Only that refusal may differ.
 - R5: when at most one seat can still bet, the cards are turned with no betting; PokerKit
   still asks that seat (a big blind whose callers folded or are all in) to check.
-- A big blind posted short (R5: the others still call the full blind) is left out: PokerKit
-  makes them call what was posted. tests/test_betting.py covers it by hand.
+- A big blind posted short (R5: the others still call the full blind) is left out of the
+  random deals: PokerKit makes them call what was posted. One test below shows that
+  difference; tests/test_betting.py plays the R5 and R6 cases by hand.
 
 Every difference met is counted, and each kind must be met at least once over the slow run,
 so that no allowance is dead.
@@ -140,6 +141,21 @@ def pokerkit_state(d: RandomDeal) -> State:
     )
 
 
+def pokerkit_preflop(d: RandomDeal, holes: list[list[str]]) -> State:
+    """PokerKit's state at the first pre-flop action: blinds posted, ``holes`` (by our seat)
+    dealt."""
+    state = pokerkit_state(d)
+    while state.can_deal_hole():
+        index = state.hole_dealee_index
+        assert index is not None
+        state.deal_hole(holes[seat_of(d, index)][len(state.hole_cards[index])])
+    # R5: pre-flop the big blind is the round's bet, so the raise that reopens the betting is
+    # already the round's smallest raise (PokerKit starts every round from none)
+    state.completion_betting_or_raising_amount = state.streets[0] \
+        .min_completion_betting_or_raising_amount
+    return state
+
+
 def pokerkit_order(d: RandomDeal, by_seat: list[Any]) -> list[Any]:
     """PokerKit seats the player left of the button first and the button last; our first
     deal's dealer is seat 0."""
@@ -223,16 +239,8 @@ def play(d: RandomDeal, differences: Differences) -> None:
     t = Table.create("texas_holdem", [{"name": n, "stack": s} for n, s in
                                       zip(names, d.stacks, strict=True)], d.rules)
     t = act(t, type="start_deal")
-    state = pokerkit_state(d)
     holes = [[deck.pop(), deck.pop()] for _ in range(d.n)]
-    while state.can_deal_hole():
-        index = state.hole_dealee_index
-        assert index is not None
-        state.deal_hole("".join(holes[seat_of(d, index)][len(state.hole_cards[index]):][:1]))
-    # R5: pre-flop the big blind is the round's bet, so the raise that reopens the betting is
-    # already the round's smallest raise (PokerKit starts every round from none)
-    state.completion_betting_or_raising_amount = state.streets[0] \
-        .min_completion_betting_or_raising_amount
+    state = pokerkit_preflop(d, holes)
     fixed = d.rules["betting"] == "fixed_limit"
     board: list[str] = []
     betting = True  # PokerKit is played along while there is betting; then only read
@@ -353,6 +361,23 @@ def run(count: int, seed: int) -> Differences:
             d = random_deal(rng, seed * 100_000 + i)
             play(d, differences)
     return differences
+
+
+def test_r5_a_big_blind_posted_short_is_called_in_full_where_pokerkit_calls_what_it_posted(
+) -> None:
+    """The one set-up the random deals leave out, as a difference tested: Cy (big blind 2)
+    has 1 chip. R5: Ann, first to act, still calls 2 (and R6 gives back what Cy never
+    matched, tests/test_betting.py); PokerKit asks her for the 1 that was posted."""
+    d = RandomDeal([50, 50, 1], {"small_blind": 1, "big_blind": 2, "ante": 0,
+                                 "betting": "no_limit", "min_bet": 2,
+                                 "odd_chip": "left_of_dealer"}, seed=0)
+    state = pokerkit_preflop(d, [["As", "Ad"], ["Ks", "Kd"], ["Qs", "Qd"]])
+    t = Table.create("texas_holdem", [{"name": f"P{i}", "stack": s}
+                                      for i, s in enumerate(d.stacks)], d.rules)
+    t = act(act(t, type="start_deal"), type="next")
+    assert state.actor_index is not None and seat_of(d, state.actor_index) == 0
+    assert (t.step()["player"], t.step()["to_call"]) == ("P0", 2)
+    assert state.checking_or_calling_amount == 1
 
 
 def test_r60_r61_holdem_matches_pokerkit_action_for_action() -> None:
