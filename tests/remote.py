@@ -23,6 +23,7 @@ VARIANT_PLAYERS: dict[str, list[str]] = {
     "texas_dozen": ["Ann", "Bob", "Cy"],
     "off_road_stud": ["Ann", "Bob", "Cy"],
     "twenty_one_hand_holdem": ["Ann", "Bob", "Cy"],
+    "texas_holdem": ["Ann", "Bob", "Cy"],
 }
 
 

@@ -8,13 +8,17 @@ from the app. The betting itself is also checked deal for deal against PokerKit
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from table_helpers import act, check_round, refuse, stacks
 
 from dealer_assist.core.autoplay import play_deal
 from dealer_assist.core.errors import SetupError
+from dealer_assist.core.hands import rank_five
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import game_class
 from dealer_assist.web.state import table_state
@@ -248,14 +252,40 @@ def test_r61_everyone_else_folds_and_the_last_player_takes_the_pot_unseen() -> N
     assert table_state(t)["result_words"] == "Everyone else folded: Ann wins; Ann takes 5."
 
 
-def test_r61_random_deals_conserve_chips_at_every_structure() -> None:
-    rng = random.Random(61)
-    for betting in ("no_limit", "pot_limit", "fixed_limit"):
-        players = [{"name": f"P{i}", "stack": rng.randint(1, 40)} for i in range(7)]
-        t = make(players, betting=betting, ante=1)
-        total = t.chips()
-        for _ in range(15):
-            if sum(1 for p in table_state(t)["players"] if p["stack"]) < 2:
-                break
-            t = play_deal(t, rng, undo_rate=0.05)
-            assert t.chips() == total
+@given(seed=st.integers(0, 10**6),
+       stacks_=st.lists(st.sampled_from([1, 2, 3, 5, 8, 20, 100]), min_size=2, max_size=10),
+       betting=st.sampled_from(["no_limit", "fixed_limit", "pot_limit"]),
+       ante=st.sampled_from([0, 1]), odd_chip=st.sampled_from(["left_of_dealer", "carry"]))
+@settings(max_examples=40, deadline=None)
+def test_r61_random_deals_conserve_chips(seed: int, stacks_: list[int], betting: str, ante: int,
+                                         odd_chip: str) -> None:
+    """R3 with R5-R7: random legal play, undo included, never makes or loses a chip."""
+    rng = random.Random(seed)
+    t = make([{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks_)], betting=betting,
+             ante=ante, odd_chip=odd_chip)
+    total = t.chips()
+    for _ in range(3):
+        if sum(1 for p in table_state(t)["players"] if p["stack"]) < 2:
+            break
+        t = play_deal(t, rng, undo_rate=0.05)
+        assert t.chips() == total
+
+
+@given(st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_r61_the_declared_hand_is_the_best_five_of_seven(rnd: random.Random) -> None:
+    """R61, R2: each hand declared is the best of the 21 fives of its seven cards, ranked by
+    rank_five alone, and the pot goes to the best of them."""
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    rnd.shuffle(deck)
+    holes = {"Ann": deck[:2], "Bob": deck[2:4], "Cy": deck[4:6]}
+    board = deck[6:11]
+    t = showdown(run_out(check_round(start(make(["Ann", "Bob", "Cy"])))), " ".join(board),
+                 {name: " ".join(cards) for name, cards in holes.items()})
+    result = table_state(t)["result"]
+    best = {name: max(rank_five(list(five)).score for five in combinations(cards + board, 5))
+            for name, cards in holes.items()}
+    for name in holes:
+        assert rank_five(result["hands"][name]["cards"]).score == best[name]
+    top = max(best.values())
+    assert result["winners"] == [n for n in holes if best[n] == top]

@@ -74,9 +74,9 @@ class Limits:
         return self.most <= self.current or (self.can_raise and self.most <= self.largest)
 
     def options(self) -> list[str]:
-        if self.to_call and not self.can_call:
-            return ["fold"]
-        options = ["fold", "call" if self.to_call else "check"]
+        if not (self.can_check or self.can_call):
+            return ["fold"]  # R24: fold cards until the rest can be staked
+        options = ["fold", "check" if self.can_check else "call"]
         if self.can_raise:
             options.append(self.verb)
         if self.can_all_in:
@@ -190,8 +190,8 @@ def closed_because(deal: Deal, p: Player, most: int) -> str | None:
     if most <= rnd.current:
         return f"{chips(p.stack)} only cover the call; call or fold."
     if p.acted and rnd.current - p.round_bet < rnd.last_raise:
-        # R5: short all-ins reopen the betting for a seat that acted only once together they
-        # make a full raise over what it last faced
+        # R5: once a seat has acted, short all-ins reopen the betting for it only when
+        # together they raise what it last faced by a full raise
         return ("the all-in for less than a full raise did not reopen the betting; "
                 "call or fold.")
     if deal.rules.betting == "fixed_limit" and rnd.raises >= FIXED_LIMIT_BETS:
