@@ -95,7 +95,8 @@
     const seen = new Set();
     for (const v of Object.values((s.grid && s.grid.cells) || {})) if (v && v !== "up") seen.add(v);
     for (const c of s.kings_hand || []) seen.add(c);
-    for (const p of s.players || []) for (const c of p.hand || []) seen.add(c);
+    // full cards only: a rank alone (R23) is counted by the picker's rank count, once
+    for (const p of s.players || []) for (const c of p.hand || []) if (c.length === 2) seen.add(c);
     return seen;
   }
 
