@@ -533,6 +533,15 @@
   function kingsHandEl(s) {
     const pending = entry && s.step.kind === "showdown" ? slotsOf("king").map((x) => x.value) : [];
     DA.fillKingsHand($("kings-hand"), s, kings, pending);
+    if (!pending.length) return;
+    // a tap on a card of the king's hand picks its slot, to enter or change it
+    $("kings-hand").querySelectorAll(".card.kh").forEach((card, i) => {
+      card.classList.add("pickable");
+      card.addEventListener("click", () => {
+        const j = entry.slots.findIndex((x) => x.group === "king" && x.label === `K${i + 1}`);
+        if (j >= 0) { entry.active = j; render(); }
+      });
+    });
   }
 
   function render() {

@@ -72,6 +72,43 @@ def test_showdown_entries_survive_a_refusal_a_reload_and_an_undo(pages: Any) -> 
         "The deal is over: tap Start deal for the next one.")
 
 
+def test_kings_pot_showdown_taps_and_a_tap_on_the_kings_hand_to_change_it(pages: Any) -> None:
+    made = pages.server.create_table("kings_pot", ["Ann", "Bob", "Cy"])
+    pages.open(made)
+    t = pages.tablet
+    tap(t, '[data-action="start_deal"]')
+    for count in ("1", "1", "1"):
+        tap(t, f'button.buy[data-count="{count}"]')
+    # a rank entered alone counts once: the last queen's suit stays open to the picker
+    for rank in ("Q", "A", "K"):
+        tap(t, f'.picker button.rank-only[data-rank="{rank}"]')
+        tap(t, '[data-action="deal_cards"]')
+    # the faces of the first set entered as they are turned, one tap a card
+    first = ["Qs", "Qh", "Qd", "2c", "3c"]
+    for card in first:
+        tap(t, f'.picker button.pick[data-card="{card}"]')
+    tap(t, '[data-action="reveal"]')
+    for _ in range(3):
+        tap(t, '[data-action="check"]')
+    for _ in range(2):  # the next sets turned, nothing entered
+        tap(t, '[data-action="reveal"]')
+        for _ in range(3):
+            tap(t, '[data-action="check"]')
+    expect(t.locator("#instruction")).to_contain_text("the 20 grid cards not entered yet")
+    # the showdown asks only for what is unknown: 20 cells and the king's hand
+    expect(t.locator(".entry .slot")).to_have_count(25)
+    rest = [r + s for r in "456789T" for s in "cdhs"][:25]
+    for card in rest:
+        tap(t, f'.picker button.pick[data-card="{card}"]')
+    assert slot_cards(t, "king") == rest[20:]
+    t.locator("#kings-hand .card.kh >> nth=2").click()
+    tap(t, '.picker button.pick[data-card="Ac"]')
+    assert slot_cards(t, "king") == [*rest[20:22], "Ac", *rest[23:]]
+    tap(t, '[data-action="showdown"]')
+    expect(t.locator("#instruction")).to_have_text(
+        "The deal is over: tap Start deal for the next one.")
+
+
 def test_presets_never_repeat_and_all_in_is_shown_once(pages: Any) -> None:
     made = pages.server.create_table("kings_pot", ["Ann", "Bob", "Cy"],
                                      rules={"ante": 1})
