@@ -28,11 +28,17 @@
     return me ? (s.players || []).find((p) => p.name === me) : null;
   }
 
-  // What a call costs the player whose turn it is: per card and in all where cards are bought.
-  function callCost(step) {
-    if (!step.to_call) return null;
-    if (step.per_card && step.cards > 1) return `${DA.chips(step.to_call_total)} to call (${DA.chips(step.to_call)} per card \u00d7 ${step.cards})`;
-    return `${DA.chips(step.to_call_total ?? step.to_call)} to call`;
+  // What a call costs this player now, in a betting round: per card and in all where cards
+  // are bought (the round's bet less theirs, on each live card).
+  function callCost(s, p) {
+    const step = s.step;
+    if (step.kind !== "bet" || !step.player || !["in"].includes(p.status)) return null;
+    const mine = step.player === p.name;
+    const per = mine ? step.to_call : Math.max(0, (step.current_bet || 0) - (p.bet || 0));
+    if (!per) return null;
+    const cards = kings ? (p.cards || 1) : 1;
+    if (kings && cards > 1) return `${DA.chips(per * cards)} to call (${DA.chips(per)} per card \u00d7 ${cards})`;
+    return `${DA.chips(per * cards)} to call`;
   }
 
   function meEl(s) {
@@ -63,7 +69,7 @@
         turn ? h("span.your-turn#your-turn", { text: "Your turn" }) : null,
         h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` })),
       h("div.me-sub", null, bits,
-        turn && s.step.kind === "bet" && callCost(s.step) ? h("span.me-call", { text: callCost(s.step) }) : null,
+        callCost(s, p) ? h("span.me-call", { text: callCost(s, p) }) : null,
         h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")));
   }
 

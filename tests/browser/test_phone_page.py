@@ -67,6 +67,8 @@ def test_phone_is_the_players_own(pages: Any) -> None:
     act({"type": "reveal"})
     act({"type": "bet", "player": "Bob", "amount": 2})
     expect(ph.locator("#your-turn")).to_have_count(0)
+    # what a call costs her two cards, before her turn too
+    expect(ph.locator("#me .me-call")).to_have_text("4 to call (2 per card × 2)")
     buzzed = ph.evaluate("window.vibrated || 0")  # once when Dee chose her cards
     assert buzzed == 1
     act({"type": "call", "player": "Cy"})
