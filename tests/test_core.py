@@ -543,3 +543,30 @@ def test_r9_a_cloned_deal_shares_nothing_mutable() -> None:
         assert p is not q and p.stakes is not q.stakes and p.cards is not q.cards
     for s, c in zip(deal.stakes, twin.stakes, strict=True):
         assert s is not c
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r6_every_result_is_told_a_pot_a_sentence_and_its_pots_hold_every_chip_paid(
+        variant: str) -> None:
+    """Issue 13: random deals of every game; each result's share-outs (result.pots) pay exactly
+    the payouts, less the odd chips they leave for later (R7, R55), and the sentences name
+    every pot shared."""
+    game = game_class(variant)
+    low, high = game.players
+    for seed in range(12):
+        rng = random.Random(seed)
+        rules = ({"odd_chip": rng.choice(["left_of_dealer", "carry"])}
+                 if game.betting_structures else {})
+        t = Table.create(variant, [f"P{i}" for i in range(rng.randint(low, min(high, 6)))],
+                         rules)
+        t = play_deal(t, rng)
+        assert t.deal is not None and t.deal.result is not None
+        result = t.deal.result
+        pots = result.get("pots", [])
+        paid = sum(p["amount"] - p["carried"] for p in pots)
+        assert paid == sum(result["payouts"].values())
+        sentences = table_state(t)["result_sentences"]
+        assert sentences and all(s.endswith(".") for s in sentences)
+        shared = [p for p in pots if p["amount"] and not result.get("uncontested")]
+        for pot in shared:
+            assert any(f" {pot['amount']}: " in s for s in sentences), (pot, sentences)

@@ -128,10 +128,9 @@ def test_history_lists_every_deal_with_result_and_kings_pot_after(night: Recorde
     assert [d["result"]["payouts"] for d in deals] == [{"Cy": 14}, {"Cy": 0}, {"Cy": 9}]
     assert [d["result"].get("winning_lines") for d in deals] == [["king"], [], ["row2"]]
     assert [d["words"] for d in deals] == [
-        "Winning line: the king's hand (kings) with royal flush; Cy takes 14; the king's pot "
-        "of 4 won.",
-        "Everyone else folded: Cy wins.",
-        "Winning line: row 2 (twos) with high card, queen; Cy takes 9.",
+        "Pot 10: Cy, a royal flush in the king's hand. King's pot 4: Cy, who holds the king.",
+        "Everyone else folded: Cy wins. The king's pot of 2 carries to the next deal.",
+        "Pot 9: Cy, queen high on row 2. The king's pot of 5 carries to the next deal.",
     ]
     assert [d["stacks_after"] for d in deals] == [
         {"Ann": 102, "Bob": 142, "Cy": 106}, {"Ann": 101, "Bob": 142, "Cy": 105},
@@ -493,7 +492,8 @@ def test_history_page_shows_figures_and_inline_charts(night: Recorder) -> None:
     page = response.get_data(as_text=True)
     assert "<style" not in page and " style=" not in page  # CSP: no inline styles
     assert 'id="chart-kings-pot"' in page and 'id="chart-stacks"' in page
-    assert "Winning line: row 2 (twos) with high card, queen; Cy takes 9." in page
+    assert ("Pot 9: Cy, queen high on row 2. The king&#39;s pot of 5 carries to the next "
+            "deal.") in page
     assert 'data-from="Bob" data-to="Cy" data-amount="10"' in page
     assert "3 payments, the fewest that square everyone." in page
     replay = night.client.get(f"/t/{night.id}/history/2")

@@ -635,8 +635,10 @@ def test_r26_unbacked_better_line_does_not_win(variant: str) -> None:
     result = table_state(t)["result"]
     assert result["lines"]["anti"] == {
         "cards": ["As", "Ks", "Qs", "Js", "Ts"], "hand": "Royal flush",
-        "backed": False}
+        "backed": False, "held_by": []}
     assert result["lines"]["col4"]["hand"] == "Two pair, threes and twos"
+    assert (result["lines"]["col4"]["held_by"], result["lines"]["row1"]["held_by"]) == (
+        ["Cy"], ["Bob"])
     assert result["lines"]["row1"]["backed"] is True
     assert result["winning_lines"] == ["col4"]
     assert result["payouts"] == {"Cy": 8}
@@ -689,6 +691,10 @@ def test_r26_a_side_pot_goes_to_the_best_line_among_its_cards() -> None:
     result = table_state(t)["result"]
     assert result["winning_lines"] == ["row1"]
     assert result["payouts"] == {"Bob": 6, "Cy": 8}
+    assert table_state(t)["result_sentences"] == [
+        "Main pot 6: Bob, a royal flush on row 1.",
+        "Side pot 8: Cy, two pair, threes and twos on column 4.",
+        "The king's pot of 3 carries to the next deal."]
 
 
 # ------------------------------------------------------------------------------ R27
@@ -718,6 +724,9 @@ def test_r27_tied_lines_share_one_share_a_card() -> None:
     grid = make_grid({"row2": "5c 6d 7h 8s 9c", "row4": "5d 6h 7s 8c 9d"}, held="2 2 4")
     t = showdown(t, grid)
     assert table_state(t)["result"]["payouts"] == {"Ann": 3, "Bob": 6}
+    assert table_state(t)["result_sentences"] == [
+        "Pot 9: Bob (2 shares) and Ann split it, a nine-high straight on row 2 and row 4.",
+        "The king's pot of 3 carries to the next deal."]
 
 
 # ------------------------------------------------------------------------------ R28
@@ -730,6 +739,9 @@ def test_r28_kings_pot_carries_to_the_next_deal_and_the_kings_share_it(variant: 
     assert table_state(t)["result"]["winning_lines"] == ["col4"]
     assert "kings_pot_won" not in table_state(t)["result"]
     assert t.totals.kings_pot == 3
+    assert table_state(t)["result_sentences"] == [
+        "Nothing was bet: Bob, a king-high straight flush on column 4.",
+        "The king's pot of 3 carries to the next deal."]
     # deal 2: Bob deals, Cy buys first; Bob's king is folded and does not share
     t = buy(t, {"Cy": 2, "Ann": 1, "Bob": 2})
     assert table_state(t)["kings_pot"] == 8
@@ -747,6 +759,11 @@ def test_r28_kings_pot_carries_to_the_next_deal_and_the_kings_share_it(variant: 
     # three shares of 8: 2 each and 2 odd chips, one at a time from the dealer's left
     # (Cy's two cards come first): Cy 3 + 3, Ann 2
     assert result["payouts"] == {"Cy": 6, "Ann": 2}
+    assert table_state(t)["result_sentences"] == [
+        "Nothing was bet: Cy and Ann, four sevens in the king's hand.",
+        "King's pot 8: Cy (2 shares) and Ann split it, a share a king.",
+        "Cy gets the 2 odd chips of the king's pot: the first of its winners from the "
+        "dealer's left (R7)."]
     assert table_state(t)["kings_pot"] == 0 and t.totals.kings_pot == 0
     assert stacks(t) == {"Ann": 99 - 1 + 2, "Bob": 99 - 2, "Cy": 99 - 2 + 6}
 

@@ -124,7 +124,8 @@ def test_r41_the_twelve_e_cards_first_then_two_hole_cards_then_round_1() -> None
     assert table_state(t)["grid"]["marks"] == {c: "D" if c in D_CELLS else "E" for c in CELLS_4}
     step = t.step()
     assert step == {"kind": "next", "player": None,
-                    "instruction": "Deal two hole cards to each player, then tap Next."}
+                    "instruction": "Deal two hole cards to each player, then tap Next.",
+                    "public": "The dealer is dealing two hole cards to each player."}
     t = act(t, type="next")
     step = t.step()
     assert (step["kind"], step["round"], step["player"]) == ("bet", "Round 1", "Bob")
@@ -393,6 +394,10 @@ def test_r6_a_side_pot_split_between_two_of_its_players() -> None:
                              "Di": "Jh Jc 4s"})
     # main 44 and side 30 split 22/15 each; side 20 split 10/10
     assert table_state(t)["result"]["payouts"] == {"Ann": 47, "Di": 47}
+    assert table_state(t)["result_sentences"] == [
+        "Main pot 44: Di and Ann split it, a pair of jacks on 10 lines.",
+        "First side pot 30: Di and Ann split it, a pair of jacks on 10 lines.",
+        "Second side pot 20: Di and Ann split it, a pair of jacks on 10 lines."]
     assert stacks(t) == {"Ann": 116, "Bob": 0, "Cy": 0, "Di": 47}
 
 

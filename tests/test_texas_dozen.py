@@ -540,6 +540,10 @@ def test_r6_each_layer_goes_to_the_best_hand_among_its_players() -> None:
     result = table_state(t)["result"]
     assert result["payouts"] == {"Bob": 40, "Cy": 30, "Di": 20}
     assert stacks(t) == {"Ann": 70, "Bob": 40, "Cy": 30, "Di": 20}
+    assert table_state(t)["result_sentences"] == [
+        "Main pot 40: Bob, two pair, aces and tens on row 1.",
+        "First side pot 30: Cy, two pair, kings and tens on row 1.",
+        "Second side pot 20: Di, two pair, queens and tens on row 1."]
 
 
 def test_r6_the_biggest_stack_with_the_best_hand_takes_every_layer() -> None:
@@ -584,6 +588,9 @@ def test_r7_odd_chip_to_the_first_sharing_seat_left_of_dealer() -> None:
     t = split_deal()
     assert table_state(t)["result"]["payouts"] == {"Ann": 2, "Cy": 3}
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101}
+    assert table_state(t)["result_sentences"] == [
+        "Pot 5: Cy and Ann split it, two pair, jacks and tens on row 1.",
+        "Cy gets the odd chip: the first of its winners from the dealer's left (R7)."]
 
 
 def test_r7_odd_chip_order_starts_from_the_dealer_left_not_seat_one() -> None:
@@ -606,6 +613,9 @@ def test_r7_carry_keeps_the_odd_chip_for_the_next_deal() -> None:
     t = split_deal(odd_chip="carry")
     assert table_state(t)["result"]["payouts"] == {"Ann": 2, "Cy": 2}
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100}
+    assert table_state(t)["result_sentences"] == [
+        "Pot 5: Cy and Ann split it, two pair, jacks and tens on row 1.",
+        "The odd chip stays in the pot for the next deal (R7)."]
     assert t.totals.carry == 1 and t.chips() == 300
     t = start(t)  # Bob deals, Cy and Ann post the blinds; the odd chip is in the pot
     s = table_state(t)

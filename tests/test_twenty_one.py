@@ -509,6 +509,10 @@ def test_r55_tie_leaves_odd_chip_for_next_hand() -> None:
     assert result["payouts"] == {"Bob": 3, "Cy": 3}
     assert stacks(t) == {"Ann": 0, "Bob": 6, "Cy": 6}
     assert table_state(t)["carried"] == 1 and t.totals.carry == 1
+    assert table_state(t)["result_sentences"] == [
+        "Pot 7: Bob and Cy split it, a pair of kings.",
+        "The odd chip stays in the pot for the next hand (R55).",
+        "The pot includes 1 chip from the bank."]
     t = act(t, type="start_deal")
     assert table_state(t)["pot_total"] == 1
     t = drive(t)

@@ -185,19 +185,32 @@ class Deal:
         return sum(s.contributed for s in self.stakes) + self.carry
 
     def share_out(
-        self, amount: int, winners: Sequence[int], *, odd_chip: str | None = None
+        self, amount: int, winners: Sequence[int], *, odd_chip: str | None = None,
+        kind: str = "pot",
     ) -> int:
         """Pay ``amount`` to ``winners`` (seats, one entry a share); returns the odd chips
-        left over under ``carry`` (R7)."""
+        left over under ``carry`` (R7). Each share-out is kept in the result's ``pots``
+        (``kind`` "pot" or "kings_pot"), so that its words can say who took which pot and who
+        got an odd chip."""
         won, left = split(
             amount, winners, seats=len(self.players), first_seat=self.left_of_dealer,
             odd_chip=odd_chip or self.rules.odd_chip,
         )
         payouts = self.result_payouts()
+        share = amount // len(winners) if winners else 0
+        record: dict[str, Any] = {"kind": kind, "amount": amount, "winners": [], "shares": {},
+                                  "odd": {}, "carried": left}
         for seat, chips in won.items():
             self.players[seat].stack += chips
             name = self.players[seat].name
             payouts[name] = payouts.get(name, 0) + chips
+            count = sum(1 for w in winners if w == seat)
+            record["winners"].append(name)
+            record["shares"][name] = count
+            if chips > share * count:
+                record["odd"][name] = chips - share * count
+        assert self.result is not None
+        self.result.setdefault("pots", []).append(record)
         return left
 
     def result_payouts(self) -> dict[str, int]:

@@ -71,7 +71,8 @@ class NextPhase(Phase):
 
     def step(self, deal: Deal) -> dict[str, Any]:
         return {"kind": "next", "player": None,
-                "instruction": f"{self.instruction}, then tap Next."}
+                "instruction": f"{self.instruction}, then tap Next.",
+                "public": public_doing(self.instruction)}
 
 
 class RevealPhase(Phase):
@@ -120,7 +121,18 @@ class RevealPhase(Phase):
             # the grid frames the cells: the words say what and how many, not where
             "instruction": f"Turn {self.label}: {len(self.cells)} "
                            f"card{'s' if len(self.cells) > 1 else ''}, framed.",
+            "public": f"The dealer is turning {self.label}: {len(self.cells)} "
+                      f"card{'s' if len(self.cells) > 1 else ''}.",
         }
+
+
+def public_doing(instruction: str) -> str:
+    """A dealer's physical step in the players' words: "Deal two hole cards to each player"
+    is "The dealer is dealing two hole cards to each player."; "Everyone discards one card"
+    stays as it is."""
+    if instruction.startswith("Deal "):
+        return f"The dealer is dealing {instruction[5:]}."
+    return f"{instruction}."
 
 
 class EndPhase(Phase):

@@ -4,7 +4,8 @@ and a few hooks. ``dealer_assist.games.registry`` lists them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -12,7 +13,7 @@ from dealer_assist.core.betting import BettingPhase, return_uncalled
 from dealer_assist.core.cards import JOKERS
 from dealer_assist.core.deal import Deal, Player, Totals
 from dealer_assist.core.errors import IllegalActionError
-from dealer_assist.core.layouts import Layout
+from dealer_assist.core.layouts import Layout, line_label
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.rules import GameRules, HouseRules
 
@@ -105,7 +106,85 @@ class Game(GameRules):
 
     @classmethod
     def result_words(cls, result: dict[str, Any]) -> str:
-        """One sentence for a deal's result, as the history lists it and the pages show it."""
+        """A deal's result in words, as the history lists it: its sentences in a row."""
+        return " ".join(cls.result_sentences(result))
+
+    @classmethod
+    def result_sentences(cls, result: dict[str, Any]) -> list[str]:
+        """The result in sentences, as the pages show it: one a pot, who took it and with
+        what (R6), who got an odd chip and why (R7), then what the game adds."""
+        pots = [p for p in result.get("pots", []) if p["kind"] == "pot" and p["amount"]]
+        if "pots" not in result and result.get("payouts"):
+            return [cls.legacy_result_words(result)]  # kept before each pot was recorded
+        sentences: list[str] = []
+        if result.get("uncontested"):
+            winners = result.get("winners") or []
+            if winners:
+                amount = sum(p["amount"] for p in pots)
+                takes = f"takes the pot of {amount}" if amount else "wins"
+                sentences.append(f"Everyone else folded: {winners[0]} {takes}.")
+            else:
+                sentences.append("Everyone left the hand: its pot carries to the next "
+                                 f"{cls.deal_word.lower()}.")
+        elif not pots and result.get("winning_lines"):
+            sentences.append(cls.unbet_words(result))
+        else:
+            for index, pot in enumerate(pots):
+                label = pot_label(index, len(pots))
+                sentences.append(f"{label} {pot['amount']}: {cls.pot_words(pot, result)}.")
+                sentences += cls.odd_chip_sentences(pot, label)
+        return sentences + cls.result_extra_sentences(result)
+
+    # where odd chips wait under the house rule ``odd_chip: carry`` (R7)
+    carry_place: ClassVar[str] = "in the pot for the next deal"
+    odd_chip_rule: ClassVar[str] = "R7"  # the rule that says where odd chips go
+
+    @classmethod
+    def pot_words(cls, pot: dict[str, Any], result: dict[str, Any]) -> str:
+        """Who took a pot and with what: "Dee, four aces on row 1"."""
+        words = winners_words(pot)
+        if pot.get("hand"):
+            words += ", " + hand_words(pot["hand"])
+        hands = result.get("hands") or {}
+        lines = {name: tuple((hands.get(name) or {}).get("lines") or ())
+                 for name in pot["winners"]}
+        if len(set(lines.values())) == 1:
+            words += "".join(" " + on_lines(ls) for ls in set(lines.values()) if ls)
+        else:
+            words += " (" + ", ".join(f"{name} {on_lines(ls)}" for name, ls in lines.items()) + ")"
+        return words
+
+    @classmethod
+    def unbet_words(cls, result: dict[str, Any]) -> str:
+        """A showdown with nothing bet: only who would have won."""
+        return cls.result_opening(result) + "; no chips were bet."
+
+    @classmethod
+    def odd_chip_sentences(cls, pot: dict[str, Any], label: str) -> list[str]:
+        """R7: who got the odd chips of a pot shared, and why; or where they wait."""
+        odd: dict[str, int] = pot.get("odd") or {}
+        of = "" if label == "Pot" else f" of the {label[0].lower()}{label[1:]}"
+        if odd:
+            count = sum(odd.values())
+            chip = "the odd chip" if count == 1 else f"the {count} odd chips"
+            verb = "gets" if len(odd) == 1 else "get"
+            return [f"{and_list(list(odd))} {verb} {chip}{of}: the first of its winners from "
+                    f"the dealer's left ({cls.odd_chip_rule})."]
+        if pot.get("carried"):
+            count = pot["carried"]
+            chip = "The odd chip" if count == 1 else f"The {count} odd chips"
+            verb = "stays" if count == 1 else "stay"
+            return [f"{chip}{of} {verb} {cls.carry_place} ({cls.odd_chip_rule})."]
+        return []
+
+    @classmethod
+    def result_extra_sentences(cls, result: dict[str, Any]) -> list[str]:
+        """What a game adds to a result's sentences (the king's pot, the bank's chip)."""
+        return []
+
+    @classmethod
+    def legacy_result_words(cls, result: dict[str, Any]) -> str:
+        """One sentence for a result kept without its pots (before issue 13)."""
         pays = [f"{name} takes {amount}" for name, amount in result.get("payouts", {}).items()
                 if amount]
         words = cls.result_opening(result)
@@ -222,6 +301,73 @@ class Game(GameRules):
         deal.result["uncontested"] = True
         deal.result["winners"] = [winner.name]
         deal.log.append(f"{winner.name} takes {amount}: everyone else folded.")
+
+
+_ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth",
+             "Ninth", "Tenth")
+
+
+def pot_label(index: int, count: int) -> str:
+    """"Pot" alone; else "Main pot", then "Side pot" or "First side pot", "Second ..."."""
+    if count == 1:
+        return "Pot"
+    if index == 0:
+        return "Main pot"
+    if count == 2:
+        return "Side pot"
+    return f"{_ORDINALS[index - 1]} side pot" if index <= len(_ORDINALS) else f"Side pot {index}"
+
+
+def winners_words(pot: dict[str, Any]) -> str:
+    """"Dee"; "Dee and Cy split it"; "Dee (2 shares) and Cy split it" (R26: a share a card)."""
+    names = [name if pot["shares"].get(name, 1) == 1 else f"{name} ({pot['shares'][name]} shares)"
+             for name in pot["winners"]]
+    if len(names) == 1 and pot["shares"].get(pot["winners"][0], 1) == 1:
+        return names[0]
+    return f"{and_list(names)} split it" if len(names) > 1 else (
+        f"{names[0]} takes it")
+
+
+def on_lines(lines: Sequence[str]) -> str:
+    """"on row 1", "on row 1, row 2 and column 3", "on 10 lines", "in the king's hand"."""
+    names = [line_label(line) for line in lines if line != "king"]
+    parts = []
+    if len(names) > 3:
+        parts.append(f"on {len(names)} lines")
+    elif names:
+        parts.append("on " + and_list(names))
+    if "king" in lines:
+        parts.append("in the king's hand")
+    return " and ".join(parts)
+
+
+def and_list(words: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+_HAND_WORDS: tuple[tuple[str, str], ...] = (
+    (r"Royal flush", "a royal flush"),
+    (r"Straight flush, (\w+) high", r"a \1-high straight flush"),
+    (r"Five of a kind, (\w+)", r"five \1"),
+    (r"Four of a kind, (\w+)", r"four \1"),
+    (r"Full house, (.+)", r"a full house, \1"),
+    (r"Flush, (\w+) high", r"a \1-high flush"),
+    (r"Straight, (\w+) high", r"a \1-high straight"),
+    (r"Three of a kind, (\w+)", r"three \1"),
+    (r"Two pair, (.+)", r"two pair, \1"),
+    (r"Pair of (\w+)", r"a pair of \1"),
+    (r"High card, (\w+)", r"\1 high"),
+)
+
+
+def hand_words(name: str) -> str:
+    """A hand's name as said at the table: "four aces", "an ace-high flush"."""
+    for pattern, words in _HAND_WORDS:
+        match = re.fullmatch(pattern, name)
+        if match:
+            return re.sub(r"\ba (?=[aeiou])", "an ", match.expand(words))
+    return hand_phrase(name)
 
 
 def hand_phrase(name: str) -> str:

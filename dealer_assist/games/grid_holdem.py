@@ -68,6 +68,7 @@ class GridShowdown(ShowdownPhase):
             deal.scratch["carry_out"] = deal.scratch.get("carry_out", 0) + deal.share_out(
                 pot.amount, winners
             )
+            deal.result["pots"][-1]["hand"] = best[winners[0]][0].name
         deal.clear_pots()
         deal.carry = deal.scratch.pop("carry_out", 0)  # R7 carry: odd chips wait for next deal
         top = max(v.score for v, _ in best.values())
@@ -90,6 +91,7 @@ class GridShowdown(ShowdownPhase):
             "instruction": "Showdown: enter the hole cards of " + ", ".join(names)
                            + (f" and the grid cards not entered yet ({len(missing)})"
                               if missing else "") + ".",
+            "public": "Showdown: " + ", ".join(names) + " show their hole cards.",
         }
 
 

@@ -23,7 +23,7 @@ from dealer_assist.core.layouts import (
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
 from dealer_assist.core.rules import HouseRules, max_cards_per_player
 from dealer_assist.core.showdown import ShowdownPhase
-from dealer_assist.games import Game, hand_phrase
+from dealer_assist.games import Game, hand_phrase, hand_words, on_lines, winners_words
 
 
 class BuyPhase(Phase):
@@ -92,7 +92,8 @@ class BuyPhase(Phase):
         self.mark_done(deal)
         buyers = [p for p in deal.players if p.bought]
         if len(buyers) < 2:  # R29: the deal ends at once; its antes stay in the king's pot
-            deal.result = {"payouts": {}, "no_play": True, "winning_lines": []}
+            deal.result = {"payouts": {}, "no_play": True, "winning_lines": [],
+                           "kings_pot_carries": deal.kings_pot}
             deal.log.append(
                 "Fewer than two players bought cards: the antes stay in the king's pot."
             )
@@ -173,6 +174,7 @@ class DealCardsPhase(Phase):
             "waiting": [q.name for q in waiting],
             "instruction": f"Deal {p.name} {n} card{'s' if n > 1 else ''} and enter "
                            f"{'them' if n > 1 else 'it'} (the rank is enough).",
+            "public": f"The dealer is dealing {p.name} {n} card{'s' if n > 1 else ''}.",
         }
 
 
@@ -212,6 +214,7 @@ class KingsPotShowdown(ShowdownPhase):
                            + (f"the {len(missing)} grid cards not entered yet and " if missing
                               else "")
                            + "the king's hand.",
+            "public": "Showdown: the dealer is turning every card and the king's hand.",
         }
 
 
@@ -259,17 +262,26 @@ def settle_kings_pot(deal: Deal) -> None:
         winners = [s.owner for _, s in eligible
                    if s.card and values[LINE_OF_RANK[s.card[0]]].score == top]
         odd_chips += deal.share_out(pot.amount, winners)
+        pot_lines = sorted({LINE_OF_RANK[s.card[0]] for _, s in eligible
+                            if s.card and values[LINE_OF_RANK[s.card[0]]].score == top})
+        deal.result["pots"][-1].update(lines=pot_lines, hand=values[pot_lines[0]].name)
     deal.clear_pots()
     king_cards = [s.owner for _, s in live if s.card and s.card[0] == "K"]
     if "king" in winning and king_cards:
         amount = deal.kings_pot
         deal.kings_pot = 0
-        deal.kings_pot += deal.share_out(amount, king_cards)
+        deal.kings_pot += deal.share_out(amount, king_cards, kind="kings_pot")
         deal.result["kings_pot_won"] = amount - deal.kings_pot
         deal.log.append(f"The king's hand wins: the king's pot of {amount} is shared.")
     deal.kings_pot += odd_chips
+    deal.result["kings_pot_carries"] = deal.kings_pot
+    holders: dict[str, list[str]] = {line: [] for line in values}
+    for _, s in live:
+        if s.card:
+            holders[LINE_OF_RANK[s.card[0]]].append(deal.players[s.owner].name)
     deal.result["lines"] = {
-        line: {"cards": list(v.cards), "hand": v.name, "backed": line in backed}
+        line: {"cards": list(v.cards), "hand": v.name, "backed": line in backed,
+               "held_by": holders[line]}  # one name a live card backing it
         for line, v in values.items()
     }
     deal.result["winners"] = [p.name for p in deal.players if deal.result["payouts"].get(p.name)]
@@ -331,6 +343,47 @@ class KingsPot(Game):
             return {**action, "card": "?"}
         return action
 
+    carry_place = "in the king's pot"
+
+    @classmethod
+    def result_sentences(cls, result: dict[str, Any]) -> list[str]:
+        if result.get("no_play"):
+            return ["Fewer than two players bought cards: the antes stay in the king's pot.",
+                    *cls.result_extra_sentences(result)]
+        return super().result_sentences(result)
+
+    @classmethod
+    def pot_words(cls, pot: dict[str, Any], result: dict[str, Any]) -> str:
+        """R26: who held the winning line's cards, and the line: "Dee, four aces on row 1"."""
+        words = winners_words(pot)
+        if pot.get("hand"):
+            words += ", " + hand_words(pot["hand"])
+        return words + (" " + on_lines(pot["lines"]) if pot.get("lines") else "")
+
+    @classmethod
+    def unbet_words(cls, result: dict[str, Any]) -> str:
+        lines = result["winning_lines"]
+        holders = [name for line in lines for name in result["lines"][line]["held_by"]]
+        who = " and ".join(dict.fromkeys(holders))
+        hand = hand_words(result["lines"][lines[0]]["hand"])
+        return f"Nothing was bet: {who}, {hand} {on_lines(lines)}."
+
+    @classmethod
+    def result_extra_sentences(cls, result: dict[str, Any]) -> list[str]:
+        """R28: the king's pot won by the kings, or carried to the next deal."""
+        sentences: list[str] = []
+        for pot in result.get("pots", []):
+            if pot["kind"] == "kings_pot" and pot["amount"]:
+                label = "King's pot"
+                alone = sum(pot["shares"].values()) == 1
+                sentences.append(f"{label} {pot['amount']}: {winners_words(pot)}, "
+                                 f"{'who holds the king' if alone else 'a share a king'}.")
+                sentences += cls.odd_chip_sentences(pot, label)
+        carries = result.get("kings_pot_carries")
+        if carries:
+            sentences.append(f"The king's pot of {carries} carries to the next deal.")
+        return sentences
+
     @classmethod
     def result_opening(cls, result: dict[str, Any]) -> str:
         if result.get("no_play"):
@@ -369,6 +422,7 @@ class KingsPot(Game):
         super().award_uncontested(deal, winner)  # R29: the king's pot carries
         if deal.result is not None:
             deal.result.setdefault("winning_lines", [])
+            deal.result["kings_pot_carries"] = deal.kings_pot
 
 
 class KingsPotOptional(KingsPot):

@@ -139,7 +139,8 @@ class DrawPhase(Phase):
         why = ("the lowest card takes the first blind" if self.purpose == "blind"
                else "a tie for most chips: the highest card wins")
         return {"kind": "draw", "player": name, "purpose": self.purpose,
-                "instruction": f"{name}: draw a card ({why}), or let the app draw."}
+                "instruction": f"{name}: draw a card ({why}), or let the app draw.",
+                "public": f"{name} draws a card: {why}."}
 
 
 class BlindPayPhase(Phase):
@@ -293,7 +294,8 @@ class RiverRaisePhase(Phase):
         if state["raiser"] is None:
             return {"kind": "next", "player": None, "options": ["raise", "next"],
                     "instruction": "Anyone still in may raise by 1 (river raise); "
-                                   "or tap Next for the river."}
+                                   "or tap Next for the river.",
+                    "public": "Anyone still in may raise by 1 before the river."}
         name = deal.players[state["pending"][0]].name
         return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
                 "instruction": f"{name}: pay 1 to match the raise, or fold."}
@@ -320,6 +322,7 @@ class TwentyOneShowdown(ShowdownPhase):
             for s, v in values.items()
         }}
         self.pay_winners(deal, winners)
+        deal.result["pots"][-1]["hand"] = values[winners[0]].name
         names = " and ".join(deal.players[s].name for s in winners)
         deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
                         f"{hand_phrase(values[winners[0]].name)}.")
@@ -343,7 +346,8 @@ class TwentyOneShowdown(ShowdownPhase):
         return {"kind": "showdown", "player": None, "cells": self.missing(deal),
                 "players": names, "hole_cards": 2,
                 "instruction": "Showdown: enter the two cards of " + ", ".join(names)
-                               + " and the board."}
+                               + " and the board.",
+                "public": "Showdown: " + ", ".join(names) + " show their two cards."}
 
 
 def close_hand(deal: Deal) -> None:
@@ -373,6 +377,16 @@ class TwentyOneHandHoldem(Game):
     state_fields = ("bank", "hand_number", "hands_left", "blind")
     stacks_chart_title = "Chips after each hand"
     stacks_from_zero = True
+
+    carry_place = "in the pot for the next hand"
+    odd_chip_rule = "R55"
+
+    @classmethod
+    def result_extra_sentences(cls, result: dict[str, Any]) -> list[str]:
+        """R55: the bank's chip, counted in the pot it paid."""
+        if result.get("bank_chip"):
+            return [f"The pot includes {result['bank_chip']} chip from the bank."]
+        return []
 
     def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
         state["bank"] = deal.bank if deal else totals.bank

@@ -35,6 +35,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
         "rules": setup.rules.to_json(),
         "players": players_state(table, totals, dealer=dealer),
         "step": step,
+        "public_instruction": public_instruction(step, deal),
         "pots": [],
         "pot_total": 0,
         "result": None,
@@ -58,10 +59,24 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
         state["result"] = deal.result
         if deal.result is not None:
             state["result_words"] = game.result_words(deal.result)
+            state["result_sentences"] = game.result_sentences(deal.result)
             state["winning_words"] = game.winning_title(deal.result)
     game.add_state(state, deal, totals)
     state["carried"] = deal.carry if deal else totals.carry
     return state
+
+
+def public_instruction(step: dict[str, Any], deal: Deal | None) -> str:
+    """The step in the players' words, for the phones: what the dealer is doing, not what to
+    tap ("The dealer is dealing Bob 2 cards"). A phase says it as ``step["public"]`` where its
+    instruction is the dealer's alone."""
+    if step.get("public"):
+        return str(step["public"])
+    if step["kind"] == "start_deal":
+        if deal is None:
+            return "Waiting for the dealer to start the first deal."
+        return "The deal is over. The next one starts soon."
+    return str(step["instruction"])
 
 
 def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[str, Any]]:

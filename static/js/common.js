@@ -101,13 +101,14 @@ const DA = (() => {
   /* A playing card: a small white card with its rank and a red or black suit. */
   function cardEl(card, extra) {
     const cls = extra ? `.${extra.split(" ").join(".")}` : "";
-    if (!card) return h(`span.card.back${cls}`, { "aria-label": "face down" });
-    if (card === "up") return h(`span.card.unknown${cls}`, { "aria-label": "turned, not entered" }, "?");
-    if (card[0] === "X") return h(`span.card.joker${cls}`, { "aria-label": "Joker" }, h("span.rank", { text: "J" }), h("span.suit", { text: "\u2605" }));
+    // role img: a card is a picture of a card, named in words
+    if (!card) return h(`span.card.back${cls}`, { role: "img", "aria-label": "face down" });
+    if (card === "up") return h(`span.card.unknown${cls}`, { role: "img", "aria-label": "turned, not entered" }, "?");
+    if (card[0] === "X") return h(`span.card.joker${cls}`, { role: "img", "aria-label": "Joker" }, h("span.rank", { text: "J" }), h("span.suit", { text: "\u2605" }));
     const r = card[0];
     const s = card[1];
     const color = s === "h" || s === "d" ? "red" : s ? "black" : "nosuit";
-    return h(`span.card.face.${color}${cls}`, { "aria-label": cardWords(card), title: cardWords(card), dataset: { card } },
+    return h(`span.card.face.${color}${cls}`, { role: "img", "aria-label": cardWords(card), title: cardWords(card), dataset: { card } },
       h(`span.rank${r === "T" ? ".ten" : ""}`, { text: rankText(r) }), s ? h("span.suit", { text: SUIT[s] }) : null);
   }
 
@@ -164,13 +165,15 @@ const DA = (() => {
       });
       return board;
     }
-    const el = h(`div.grid.size${grid.size}${highlight.size ? ".has-highlight" : ""}`, { role: "grid", "aria-label": `${grid.size} by ${grid.size} grid` });
+    const el = h(`div.grid.size${grid.size}${highlight.size ? ".has-highlight" : ""}`, { role: "group", "aria-label": `${grid.size} by ${grid.size} grid` });
     for (let r = 1; r <= grid.size; r++) {
       for (let col = 1; col <= grid.size; col++) {
         const c = `r${r}c${col}`;
         const v = grid.cells[c];
-        const cell = h("div.cell", { dataset: { cell: c }, role: "gridcell", "aria-label": c },
-          cardEl(pending[c] || v), h("span.mark", { text: (grid.marks || {})[c] || "" }));
+        const face = cardEl(pending[c] || v);
+        face.setAttribute("aria-label", `${c}: ${face.getAttribute("aria-label")}`);
+        const cell = h("div.cell", { dataset: { cell: c } },
+          face, h("span.mark", { text: (grid.marks || {})[c] || "", "aria-hidden": "true" }));
         if (highlight.has(c)) cell.classList.add("highlight");
         if (pending[c]) cell.classList.add("pending");
         if (winning.has(c)) cell.classList.add("win");
@@ -225,27 +228,38 @@ const DA = (() => {
     const res = state.result;
     if (!res) return null;
     const kings = game(state.variant).stakes_per_card;
-    if (part === "details") {
+    if (part === "details" || part === "more") {
+      // "more": the phone's second screen, the winning line and every hand as well
       const d = h("section.result-details#result-details", { "aria-label": "Every line and hand" });
+      if (part === "more") resultHands(state, res, d);
       resultDetails(state, res, kings, d);
       return d.childNodes.length ? d : null;
     }
     const el = h("section.result#result", { "aria-label": "Result" });
     el.append(h("h2", { text: res.game_winner ? "Game over" : "Result" }));
+    // the words are the server's (Game.result_sentences): one a pot, the odd chips, the
+    // king's pot or the bank; the page composes none of its own
+    const sentences = state.result_sentences || (state.result_words ? [state.result_words] : []);
+    const list = h("ul.result-sentences");
+    for (const words of sentences) list.append(h("li", { text: words }));
+    el.append(list);
     const pay = Object.entries(res.payouts || {}).filter(([, v]) => v > 0);
-    const payList = h("ul.payouts");
-    for (const [name, amount] of pay) {
-      payList.append(h("li", { dataset: { player: name } }, h("span.who", { text: name }),
-        h("span.takes", { text: ` takes ${chips(amount)}` })));
+    if (pay.length) {
+      // who ends with how many more chips: figures, a row a player
+      const payList = h("ul.payouts", { "aria-label": "Chips won" });
+      for (const [name, amount] of pay) {
+        payList.append(h("li", { dataset: { player: name } }, h("span.who", { text: name }),
+          h("span.takes", { text: `+${chips(amount)}` })));
+      }
+      el.append(payList);
     }
-    if (!pay.length) {
-      // where nobody played, the server's sentence for the result says why (Game.result_words)
-      payList.append(h("li.none", { text: res.no_play && state.result_words ? state.result_words : "Nobody takes chips this deal." }));
-    }
-    el.append(payList);
-    if (res.bank_chip) el.append(h("p.bank-chip", { text: `Including ${res.bank_chip} chip from the bank.` }));
-    if (res.kings_pot_won) el.append(h("p.kings-won", { text: `The king's hand wins: the king's pot of ${chips(res.kings_pot_won)} is shared.` }));
-    // the words of the winning lines are the server's (Game.winning_title)
+    if (part !== "brief") resultHands(state, res, el);
+    if (part === "all") resultDetails(state, res, kings, el);
+    return el;
+  }
+
+  // The winning line, every player's hand and the standings after a game's last deal.
+  function resultHands(state, res, el) {
     if (state.winning_words) el.append(h("p.winning#winning-lines", { text: state.winning_words }));
     if (res.hands) {
       const list = h("ul.hands");
@@ -263,20 +277,19 @@ const DA = (() => {
       for (const s of res.standings) list.append(h("li", null, h("span.who", { text: s.name }), h("span.takes", { text: ` ${chips(s.chips)} chips` })));
       el.append(list);
     }
-    if (part === "all") resultDetails(state, res, kings, el);
-    return el;
   }
 
   function resultDetails(state, res, kings, el) {
     if (kings && res.lines) {
       const table = h("table.lines");
-      table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }))));
+      table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }), h("th", { text: "Held by" }))));
       const body = h("tbody");
       for (const [line, info] of Object.entries(res.lines)) {
         const tr = h("tr", { dataset: { line } },
           h("td.line-name", { text: lineName(line, state.variant, true) }),
           h("td", null, cardRow(info.cards, "small")),
-          h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }));
+          h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }),
+          h("td.held-by", { text: heldBy(info.held_by) }));
         if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
         if (!info.backed) tr.classList.add("unbacked");
         body.append(tr);
@@ -284,6 +297,13 @@ const DA = (() => {
       table.append(body);
       el.append(table);
     }
+  }
+
+  // "Dee ×2, Cy": who holds the live cards backing a line (R26), a name a card.
+  function heldBy(names) {
+    const counts = new Map();
+    for (const n of names || []) counts.set(n, (counts.get(n) || 0) + 1);
+    return [...counts].map(([n, k]) => (k > 1 ? `${n} \u00d7${k}` : n)).join(", ") || "\u2014";
   }
 
   function logEl(state, count) {
@@ -346,11 +366,13 @@ const DA = (() => {
 
   // The pots, the grid and the result (summary and details) into the page's boxes of those
   // ids: drawn alike on the phone and in the replay.
-  function drawBoard(s) {
+  // ``brief``: the result's sentences first, its details further down (the phone's first screen).
+  function drawBoard(s, { brief = false } = {}) {
     const box = (id) => document.getElementById(id);
     clear(box("pots")).append(potsEl(s));
     clear(box("grid")).append(gridEl(s));
-    for (const [id, part] of [["result-wrap", "summary"], ["result-details-wrap", "details"]]) {
+    const parts = brief ? ["brief", "more"] : ["summary", "details"];
+    for (const [id, part] of [["result-wrap", parts[0]], ["result-details-wrap", parts[1]]]) {
       const el = resultEl(s, part);
       clear(box(id));
       if (el) box(id).append(el);

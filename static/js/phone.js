@@ -1,4 +1,5 @@
-/* The players' page: read-only, live, for a phone in a dim room. */
+/* The players' page: read-only, live, for a phone in a dim room; the player's own once they
+ * say who they are ("I am …", kept on this phone, never sent). */
 "use strict";
 
 (() => {
@@ -10,30 +11,125 @@
   const $ = (id) => document.getElementById(id);
   let state = null;
 
-  function playersEl(s) {
-    const list = clear($("players"));
-    for (const p of s.players || []) list.append(DA.playerItem(s, p, kings, [DA.betBit(p, kings)]));
+  // ------------------------------------------------------------------ "I am …"
+  const ME_KEY = `dealer-assist:me:${tableId}`;
+  let me = null;
+  try { me = localStorage.getItem(ME_KEY); } catch (e) { me = null; }
+  let choosing = false;
+  // a name, "" for someone just watching, null before anyone said
+  function setMe(name) {
+    me = name;
+    choosing = false;
+    try { localStorage.setItem(ME_KEY, name); } catch (e) { /* kept for this visit only */ }
+    render();
   }
 
-  function kingsHandEl(s) {
-    DA.fillKingsHand($("kings-hand"), s, kings);
+  function mine(s) {
+    return me ? (s.players || []).find((p) => p.name === me) : null;
+  }
+
+  // What a call costs this player now, in a betting round: per card and in all where cards
+  // are bought (the round's bet less theirs, on each live card).
+  function callCost(s, p) {
+    const step = s.step;
+    if (step.kind !== "bet" || !step.player || !["in"].includes(p.status)) return null;
+    const mine = step.player === p.name;
+    const per = mine ? step.to_call : Math.max(0, (step.current_bet || 0) - (p.bet || 0));
+    if (!per) return null;
+    const cards = kings ? (p.cards || 1) : 1;
+    if (kings && cards > 1) return `${DA.chips(per * cards)} to call (${DA.chips(per)} per card \u00d7 ${cards})`;
+    return `${DA.chips(per * cards)} to call`;
+  }
+
+  function meEl(s) {
+    const box = clear($("me"));
+    const p = mine(s);
+    if (me === "" && !choosing) {
+      box.classList.remove("turn");
+      box.append(h("button.btn.small.me-open", { type: "button", onclick: () => { choosing = true; render(); } }, "I am\u2026"));
+      return;
+    }
+    if (!p || choosing) {
+      box.classList.remove("turn");
+      const row = h("div.me-pick", { role: "group", "aria-label": "Who are you?" },
+        h("span.me-pick-label", { text: "I am\u2026" }),
+        (s.players || []).map((q) => h("button.btn.small.me-name", { type: "button", dataset: { me: q.name }, onclick: () => setMe(q.name) }, q.name)),
+        h("button.btn.small.me-name.watch", { type: "button", dataset: { me: "" }, onclick: () => setMe("") }, "Just watching"));
+      box.append(row);
+      return;
+    }
+    const turn = myTurn(s, p);
+    box.classList.toggle("turn", turn);
+    const bits = [h("span.me-status", { text: DA.statusWord(p) })];
+    if (kings && p.status !== "out") bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live card${p.cards === 1 ? "" : "s"}` }));
+    if (p.bet) bits.push(DA.betBit(p, kings));
+    box.append(
+      h("div.me-top", null,
+        h("span.me-name-label", { text: p.name }),
+        turn ? h("span.your-turn#your-turn", { text: "Your turn" }) : null,
+        h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` })),
+      h("div.me-sub", null, bits,
+        callCost(s, p) ? h("span.me-call", { text: callCost(s, p) }) : null,
+        h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")));
+  }
+
+  // "Your turn": a vibration where the phone supports it and a flash, once a turn; only where
+  // the player decides (not while the dealer deals them cards)
+  const DECIDES = new Set(["bet", "buy", "pay", "draw"]);
+  function myTurn(s, p) {
+    return !!p && s.step.player === p.name && DECIDES.has(s.step.kind);
+  }
+  let lastTurnSeq = null;
+  function nudge(s) {
+    const p = mine(s);
+    if (!myTurn(s, p)) { lastTurnSeq = null; return; }
+    if (lastTurnSeq !== null) return;
+    lastTurnSeq = s.seq;
+    if (navigator.vibrate) { try { navigator.vibrate([120, 60, 120]); } catch (e) { /* not allowed */ } }
+    const box = $("me");
+    box.classList.remove("flash");
+    void box.offsetWidth; // restart the animation
+    box.classList.add("flash");
+  }
+
+  // ------------------------------------------------------------------ the table
+  function playersEl(s) {
+    const list = clear($("players"));
+    for (const p of s.players || []) {
+      const li = DA.playerItem(s, p, kings, [DA.betBit(p, kings)]);
+      if (p.name === me) li.classList.add("me");
+      list.append(li);
+    }
+  }
+
+  // a game of a fixed number of deals: who leads, after every one
+  function standingsEl(s) {
+    const box = $("standings-wrap");
+    box.hidden = !game.deals_per_game;
+    if (!game.deals_per_game) return;
+    const list = clear($("standings"));
+    const ranked = [...(s.players || [])].sort((a, b) => b.stack - a.stack);
+    ranked.forEach((p) => list.append(h("li", { dataset: { player: p.name } },
+      h("span.who", { text: p.name }), h("span.takes", { text: DA.chips(p.stack) }))));
   }
 
   function render() {
     const s = state;
-    // the dealer's "tap Start deal" means nothing to a player
-    $("instruction").textContent = s.step.kind === "start_deal"
-      ? (s.result ? "The deal is over. The next one starts soon." : "Waiting for the dealer to start the first deal.")
-      : s.step.instruction;
+    if (!s) return;
+    // the players' words for the step (the server's), not the dealer's instruction
+    $("instruction").textContent = s.public_instruction || s.step.instruction;
     $("deal-number").textContent = !s.deal_number ? "" : `· ${DA.dealWords(s).toLowerCase()}`;
     const turn = $("turn");
-    turn.hidden = !s.step.player;
+    turn.hidden = !s.step.player || s.step.player === me;
     turn.textContent = s.step.player ? `${s.step.player}'s turn` : "";
     $("seq").textContent = `#${s.seq}`;
-    DA.drawBoard(s);
-    kingsHandEl(s);
+    meEl(s);
+    DA.drawBoard(s, { brief: true });
+    DA.fillKingsHand($("kings-hand"), s, kings);
     playersEl(s);
+    standingsEl(s);
     clear($("log-wrap")).append(DA.logEl(s, 8));
+    nudge(s);
   }
 
   // After a reconnect the first state is the server's word, even at a lower seq: a server

@@ -97,13 +97,40 @@
     const seen = new Set();
     for (const v of Object.values((s.grid && s.grid.cells) || {})) if (v && v !== "up") seen.add(v);
     for (const c of s.kings_hand || []) seen.add(c);
-    for (const p of s.players || []) for (const c of p.hand || []) seen.add(c);
+    // full cards only: a rank alone (R23) is counted by the picker's rank count, once
+    for (const p of s.players || []) for (const c of p.hand || []) if (c.length === 2) seen.add(c);
     return seen;
+  }
+
+  // ------------------------------------------------------------------ drafts
+  // The cards entered for a step are a draft kept on this device (localStorage), by the deal
+  // and the step, not by seq: a refused submit, an undo back to the step, a reload and a
+  // reconnect all find them again. Only the current deal's drafts are kept.
+  const DRAFT_KEY = `dealer-assist:draft:${tableId}`;
+  function loadDrafts(dealNumber) {
+    try {
+      const d = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null");
+      if (d && d.deal === dealNumber && d.steps) return d;
+    } catch (e) { /* no drafts */ }
+    return { deal: dealNumber, steps: {} };
+  }
+  let drafts = null;
+  function saveDraft() {
+    if (!entry || !drafts) return;
+    const values = {};
+    for (const slot of entry.slots) if (slot.value) values[slot.id] = slot.value;
+    drafts.steps[entry.key] = { values, texts: entry.texts };
+    try { localStorage.setItem(DRAFT_KEY, JSON.stringify(drafts)); } catch (e) { /* kept in memory */ }
+  }
+
+  function stepKey(s) {
+    const step = s.step;
+    return [s.deal_number, step.kind, step.player || "", (step.cells || []).join(",")].join(":");
   }
 
   function entryFor(s) {
     const step = s.step;
-    const key = `${s.seq}:${step.kind}`;
+    const key = stepKey(s);
     if (entry && entry.key === key) return entry;
     const slots = [];
     const groups = [];
@@ -135,7 +162,15 @@
         for (let i = 0; i < (step.hole_cards || 2); i++) add(gid, `${i + 1}`);
       }
     }
-    entry = { key, slots, groups, active: slots.length ? 0 : -1, texts: {}, bad: {} };
+    if (!drafts || drafts.deal !== s.deal_number) drafts = loadDrafts(s.deal_number);
+    const draft = drafts.steps[key] || { values: {}, texts: {} };
+    for (const slot of slots) {
+      slot.id = slot.cell || `${slot.group}:${slot.label}`;
+      slot.value = draft.values[slot.id] || null;
+    }
+    entry = { key, slots, groups, active: -1, texts: { ...draft.texts }, bad: {} };
+    entry.active = nextEmpty(0);
+    if (entry.active < 0 && slots.length) entry.active = 0;
     return entry;
   }
 
@@ -184,7 +219,7 @@
       e.slots.forEach((slot, i) => {
         if (slot.group !== g.id) return;
         const btn = h("button.slot", {
-          type: "button", dataset: { slot: slot.cell || `${g.id}:${slot.label}` },
+          type: "button", dataset: { slot: slot.id },
           "aria-label": `${slot.label}: ${slot.value ? DA.cardWords(slot.value) : "empty"}`,
           onclick: () => {
             if (e.active === i && slot.value) slot.value = null;
@@ -307,10 +342,14 @@
       const words = step.per_card ? `Call ${perCardWords(step.to_call, k)}` : `Call ${DA.chips(step.to_call)}`;
       main.append(bigButton(words, "call go", () => act({ type: "call", player: step.player }), { action: "call" }));
     }
+    // all in: every chip that divides over the live cards (R24), said per card and in total
+    const allInTo = (p.bet || 0) + Math.floor(p.stack / k);
     if (opts.has("all_in")) {
-      const allPer = step.max_raise_to;
-      const label = step.per_card ? `All in (${DA.chips(p.stack)})` : `All in (${DA.chips(p.stack)})`;
-      main.append(bigButton(label, "allin", () => act({ type: "all_in", player: step.player }), { action: "all_in", amount: allPer }));
+      const put = Math.floor(p.stack / k) * k;
+      const label = step.per_card && k > 1
+        ? `All in: ${DA.chips(put)} (${DA.chips(put / k)} per card \u00d7 ${k})`
+        : `All in: ${DA.chips(put)}`;
+      main.append(bigButton(label, "allin", () => act({ type: "all_in", player: step.player }), { action: "all_in", amount: allInTo }));
     }
     panel.append(main);
 
@@ -323,17 +362,28 @@
       const clip = (v) => Math.min(Math.max(Math.floor(v), lo), hi);
       const current = step.current_bet || 0;
       const potPer = (s.pot_total + (step.to_call_total || 0)) / k;
-      const presets = [
+      // each preset a different amount: one that repeats an earlier one's is left out, and
+      // the top of the range is "Max" where the limit stops short of all in; where it is all
+      // in, the All in button above says so once
+      const candidates = [
         ["Min", lo],
         ["2\u00d7", current ? current * 2 : lo * 2],
         ["3\u00d7", current ? current * 3 : lo * 3],
         ["\u00bd pot", current + potPer / 2],
         ["Pot", current + potPer],
-        [hi < (p.bet || 0) + Math.floor(p.stack / k) ? "Max" : "All in", hi],
+        ["Max", hi],
       ];
-      const presetRow = h("div.presets");
-      for (const [label, v] of presets) {
+      const seen = new Set();
+      const presets = [];
+      for (const [label, v] of candidates) {
         const val = clip(v);
+        if (seen.has(val)) continue;
+        seen.add(val);
+        if (val === hi && hi >= allInTo && opts.has("all_in")) continue;
+        presets.push([label, val]);
+      }
+      const presetRow = h("div.presets");
+      for (const [label, val] of presets) {
         const b = h("button.btn.preset", { type: "button", dataset: { preset: label, amount: val }, onclick: () => { amount = val; render(); } },
           h("span.preset-label", { text: label }), h("span.preset-amount", { text: DA.chips(val) }));
         if (val === amount) b.classList.add("selected");
@@ -485,11 +535,21 @@
   function kingsHandEl(s) {
     const pending = entry && s.step.kind === "showdown" ? slotsOf("king").map((x) => x.value) : [];
     DA.fillKingsHand($("kings-hand"), s, kings, pending);
+    if (!pending.length) return;
+    // a tap on a card of the king's hand picks its slot, to enter or change it
+    $("kings-hand").querySelectorAll(".card.kh").forEach((card, i) => {
+      card.classList.add("pickable");
+      card.addEventListener("click", () => {
+        const j = entry.slots.findIndex((x) => x.group === "king" && x.label === `K${i + 1}`);
+        if (j >= 0) { entry.active = j; render(); }
+      });
+    });
   }
 
   function render() {
     const s = state;
     if (!s) return;
+    if (entry && entry.key === stepKey(s)) saveDraft();
     $("instruction").textContent = s.step.instruction;
     $("instruction").classList.toggle("long", s.step.instruction.length > 70);
     const dealWord = !s.deal_number ? "No deal yet"
@@ -543,6 +603,31 @@
     }
     render();
   }
+
+  // ------------------------------------------------------------------ the theme
+  // The system's dark setting (a dim room), unless the dealer chose with the toggle; the choice
+  // is kept on this device.
+  const THEME_KEY = "dealer-assist:theme";
+  const systemDark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  function chosenTheme() {
+    try { return localStorage.getItem(THEME_KEY); } catch (e) { return null; }
+  }
+  function applyTheme() {
+    const dark = (chosenTheme() || (systemDark && systemDark.matches ? "dark" : "light")) === "dark";
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+    const toggle = $("theme-toggle");
+    toggle.textContent = dark ? "Light" : "Dark";
+    toggle.setAttribute("aria-pressed", String(dark));
+    toggle.setAttribute("aria-label", dark ? "Use the light theme" : "Use the dark theme");
+  }
+  $("theme-toggle").addEventListener("click", () => {
+    const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+    try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* this visit only */ }
+    applyTheme();
+    if (!chosenTheme()) document.documentElement.dataset.theme = next;
+  });
+  if (systemDark && systemDark.addEventListener) systemDark.addEventListener("change", applyTheme);
+  applyTheme();
 
   // ------------------------------------------------------------------ wiring
   // the grid stays in view under the top bar, whose height follows the instruction's length

@@ -67,7 +67,7 @@ def test_history_page_after_three_deals(pages) -> None:  # type: ignore[no-untyp
     expect(t.locator(".deal")).to_have_count(3)
     expect(t.locator(".deal .kings-after strong")).to_have_text(["5", "2", "0"])
     expect(t.locator('.deal[data-deal="3"] .deal-result')).to_have_text(
-        "Winning line: row 2 (twos) with high card, queen; Cy takes 9.")
+        "Pot 9: Cy, queen high on row 2. The king's pot of 5 carries to the next deal.")
     expect(t.locator('.deal[data-deal="1"] .entry')).to_contain_text([
         "Bob buys in for 50 more", "Cy gives 3 to Ann — “Ann's ante was counted twice”"])
     expect(t.locator('.deal[data-deal="1"] .entry .tag')).to_have_text(["Rebuy", "Adjustment"])
@@ -99,7 +99,7 @@ def test_history_page_after_three_deals(pages) -> None:  # type: ignore[no-untyp
     t.keyboard.press("ArrowLeft")
     t.keyboard.press("ArrowLeft")
     expect(t.locator("#step-count")).to_have_text("Step 20 of 22")
-    expect(t.locator("#result .payouts li")).to_have_text(["Cy takes 14"])
+    expect(t.locator("#result .payouts li")).to_have_text(["Cy+14"])
     expect(t.locator("#grid .cell.win")).to_have_count(0)  # the king's hand won, not a line
     expect(t.locator("#kings-hand.win")).to_be_visible()
     expect(t.locator('#players [data-player="Cy"] .player-stack')).to_have_text("109")
@@ -136,5 +136,5 @@ def test_history_page_after_three_deals(pages) -> None:  # type: ignore[no-untyp
         shot(pages, page, label)
     pages.phone.goto(f"{server.url}/t/{copy['id']}/history/3#step=20")
     expect(pages.phone.locator("#step-count")).to_have_text("Step 20 of 20")
-    expect(pages.phone.locator("#result .payouts li")).to_have_text(["Cy takes 9"])
+    expect(pages.phone.locator("#result .payouts li")).to_have_text(["Cy+9"])
     shot(pages, pages.phone, "replay-phone")

@@ -17,9 +17,23 @@ def instruction(page: Page, text: str) -> None:
     expect(page.locator("#instruction")).to_have_text(text)
 
 
+# The phone says what the dealer is doing where the tablet says what to do (issue 13).
+PHONE_WORDS = {
+    "Deal Bob 2 cards and enter them (the rank is enough).": "The dealer is dealing Bob 2 cards.",
+    "Turn the cards marked 1: 5 cards, framed.":
+        "The dealer is turning the cards marked 1: 5 cards.",
+    "Turn the cards marked 2: 5 cards, framed.":
+        "The dealer is turning the cards marked 2: 5 cards.",
+    "Turn the cards marked 3: 5 cards, framed.":
+        "The dealer is turning the cards marked 3: 5 cards.",
+    "Showdown: turn every card and enter the 15 grid cards not entered yet and the king's hand.":
+        "Showdown: the dealer is turning every card and the king's hand.",
+}
+
+
 def both(pages, text: str) -> None:  # type: ignore[no-untyped-def]
     instruction(pages.tablet, text)
-    instruction(pages.phone, text)
+    instruction(pages.phone, PHONE_WORDS.get(text, text))
 
 
 def stacks(page: Page, expected: dict[str, int]) -> None:
@@ -188,7 +202,11 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
         expect(page.locator("#kings-pot .pot-amount")).to_have_text("5")
         expect(page.locator("#winning-lines")).to_have_text(
             "Winning line: Row 1 (aces) with Flush, king high")
-        expect(page.locator('.payouts [data-player="Bob"]')).to_have_text("Bob takes 32")
+        expect(page.locator('.payouts [data-player="Bob"]')).to_have_text("Bob+32")
+        expect(page.locator("#result .result-sentences li").first).to_have_text(
+            re.compile(r"^(Main pot|Pot) \d+: Bob, a king-high flush on row 1\.$"))
+        expect(page.locator("#result .result-sentences li").last).to_have_text(
+            "The king's pot of 5 carries to the next deal.")
         expect(page.locator('table.lines tr[data-line="row1"]')).to_have_class(
             re.compile(r"\bwin\b"))
         expect(page.locator('table.lines tr[data-line="king"] .hand')).to_have_text(

@@ -68,7 +68,7 @@ def test_phone_offline_mid_deal_catches_up(chromium: Any, live_server: Any) -> N
         expect(page.locator("#conn")).to_have_attribute("data-status", "live", timeout=20_000)
         expect(page.locator("#seq")).to_have_text("#5")
         public = server.api("GET", f"/api/tables/{made['id']}")[1]
-        expect(page.locator("#instruction")).to_have_text(public["step"]["instruction"])
+        expect(page.locator("#instruction")).to_have_text(public["public_instruction"])
         expect(page.locator("#turn")).to_have_text(f"{public['step']['player']}'s turn")
 
         # and the live path works again: the next action arrives by itself

@@ -49,7 +49,8 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     instruction(t, "Ann (blind): pay 1 to see the flop, or fold.")
     tap(t, '[data-action="pay"]')
 
-    instruction(ph, "Turn the flop: 3 cards, framed.")
+    instruction(t, "Turn the flop: 3 cards, framed.")
+    instruction(ph, "The dealer is turning the flop: 3 cards.")
     for page in (t, ph):
         expect(page.locator("#grid .board .cell.highlight")).to_have_count(3)
     t.locator('input.card-text[data-group="reveal"]').fill("As Qd 7h")
@@ -80,8 +81,9 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     instruction(t, "The deal is over: tap Start deal for the next one.")
     for page in (t, ph):
         expect(page.locator("#bank .pot-amount")).to_have_text("20")
-        expect(page.locator('.payouts [data-player="Ann"]')).to_have_text("Ann takes 6")
-        expect(page.locator(".bank-chip")).to_have_text("Including 1 chip from the bank.")
+        expect(page.locator('.payouts [data-player="Ann"]')).to_have_text("Ann+6")
+        expect(page.locator("#result .result-sentences li")).to_have_text([
+            "Pot 6: Ann, three aces.", "The pot includes 1 chip from the bank."])
         expect(page.locator('.hands [data-player="Ann"] .hand')).to_have_text(
             "Three of a kind, aces")
         for name, stack in (("Ann", 6), ("Bob", 3), ("Cy", 4)):
