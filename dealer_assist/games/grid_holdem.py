@@ -59,17 +59,16 @@ class GridShowdown(ShowdownPhase):
             deal.result["hands"][deal.players[seat].name] = {
                 "cards": list(value.cards), "hand": value.name, "lines": lines,
             }
+        carry_out = 0
         for pot in deal.pots():
             seats = sorted({deal.stakes[i].owner for i in pot.eligible})
             if not seats:
                 continue
             top = max(best[s][0].score for s in seats)
             winners = [s for s in seats if best[s][0].score == top]
-            deal.scratch["carry_out"] = deal.scratch.get("carry_out", 0) + deal.share_out(
-                pot.amount, winners
-            )
+            carry_out += deal.share_out(pot.amount, winners)
         deal.clear_pots()
-        deal.carry = deal.scratch.pop("carry_out", 0)  # R7 carry: odd chips wait for next deal
+        deal.carry = carry_out  # R7 carry: odd chips wait for next deal
         top = max(v.score for v, _ in best.values())
         win_seats = [s for s, (v, _) in best.items() if v.score == top]
         deal.result["winners"] = [deal.players[s].name for s in win_seats]
@@ -127,7 +126,7 @@ class GridHoldem(Game):
                 if p.stack == 0:
                     p.status = "all_in"
             deal.log.append(f"Everyone antes {ante}.")
-        deal.scratch["dealt"] = True
+        deal.dealt = True
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         super().award_uncontested(deal, winner)
@@ -182,11 +181,11 @@ class TexasDozen(GridHoldem):
             if p.stack == 0:
                 p.status = "all_in"
             deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
-        deal.scratch["blinds"] = [small, big]
+        deal.blinds = (small, big)
 
     def opener(self, deal: Deal, phase: BettingPhase) -> int:
         if phase.preflop:  # R30: pre-flop betting starts left of the big blind
-            return (deal.scratch["blinds"][1] + 1) % len(deal.players)
+            return (deal.blinds[-1] + 1) % len(deal.players)
         return deal.left_of_dealer
 
 
