@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
-from dealer_assist.core.deal import Deal, Player, Stake
+from dealer_assist.core.deal import Deal, Player, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five
 from dealer_assist.core.layouts import (
@@ -95,7 +95,7 @@ class GridShowdown(ShowdownPhase):
 class GridHoldem(Game):
     """Shared by Texas Dozen and Off-Road Stud: antes, the button skipping empty seats."""
 
-    def next_dealer(self, totals: Any) -> int:
+    def next_dealer(self, totals: Totals) -> int:
         n = len(totals.stacks)
         for step in range(1, n + 1):
             seat = (totals.button + step) % n
