@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from dealer_assist.core.actions import Action
@@ -104,16 +104,17 @@ class Round:
 @dataclass
 class PhaseState:
     """What the phase in play keeps between actions. A phase that keeps more subclasses it
-    (21 Hand Hold'em's draw keeps the draws, its pay phase who was asked); entering a phase
-    starts a fresh one."""
+    (a draw keeps the cards drawn, a pay phase who was asked); entering a phase starts a
+    fresh one."""
 
     done: bool = False
 
     def copy(self) -> Self:
         """A copy whose lists and dicts are its own (R9: an action is applied to a copy)."""
-        mutable = {f.name: copy.copy(getattr(self, f.name)) for f in fields(self)
-                   if isinstance(getattr(self, f.name), list | dict)}
-        return replace(self, **mutable) if mutable else replace(self)
+        twin = object.__new__(type(self))  # as _shallow: no dataclasses.replace round trip
+        twin.__dict__.update({k: v.copy() if isinstance(v, list | dict) else v
+                              for k, v in self.__dict__.items()})
+        return twin
 
 
 @dataclass
