@@ -249,7 +249,7 @@ def test_r51_the_app_draws_when_no_card_is_entered() -> None:
         t = act(t, type="draw", player=t.step()["player"])
     s = table_state(t)
     assert s["step"]["kind"] == "pay" and s["blind"] in ("Ann", "Bob")
-    draws = t.deal.scratch["blind_draws"] if t.deal else []
+    draws = t.deal.blind_draws if t.deal else []
     last = draws[-1]
     low = min(last, key=lambda name: "23456789TJQKA".index(last[name][0]))
     assert s["blind"] == low

@@ -14,15 +14,37 @@ dealer_assist.core.errors.InvalidActionError: amount must be a whole number of c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum, StrEnum
 from typing import Any
 
 from dealer_assist.core.errors import InvalidActionError
 from dealer_assist.core.rules import MAX_CHIPS
 
-ACTION_TYPES = (
-    "start_deal", "buy", "deal_cards", "next", "reveal", "check", "call", "fold", "bet",
-    "raise", "all_in", "pay", "showdown", "draw", "undo", "rebuy", "adjust",
-)
+
+class ActionType(StrEnum):
+    """The types of record (API.md "Actions"): strings, so the JSON and the stored records
+    stay as they were, and ``action.type == "undo"`` still holds."""
+
+    START_DEAL = "start_deal"
+    BUY = "buy"
+    DEAL_CARDS = "deal_cards"
+    NEXT = "next"
+    REVEAL = "reveal"
+    CHECK = "check"
+    CALL = "call"
+    FOLD = "fold"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all_in"
+    PAY = "pay"
+    SHOWDOWN = "showdown"
+    DRAW = "draw"
+    UNDO = "undo"
+    REBUY = "rebuy"
+    ADJUST = "adjust"
+
+
+ACTION_TYPES: tuple[ActionType, ...] = tuple(ActionType)
 
 MAX_TEXT = 64  # a card or a player's name never needs more
 
@@ -80,12 +102,13 @@ class Action:
 
     def __repr__(self) -> str:
         shown = ", ".join(
-            f"{k}={v!r}" for k, v in self.__dict__.items() if v is not None
+            f"{k}={(v.value if isinstance(v, Enum) else v)!r}"
+            for k, v in self.__dict__.items() if v is not None
         )
         return f"Action({shown})"
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
+        out: dict[str, Any] = {"type": str(self.type)}
         for key in ("player", "count", "amount", "card", "to", "note"):
             value = getattr(self, key)
             if value is not None:
@@ -127,7 +150,7 @@ class Action:
                 raise InvalidActionError("Give the cells once, as cards or as cells.")
             body = {**body, "cells": cards_field, "cards": None}
         return cls(
-            type=kind,
+            type=ActionType(kind),
             player=_text(body, "player"),
             count=_chips(body, "count"),
             amount=_chips(body, "amount"),

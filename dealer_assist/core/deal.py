@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import parse_card, pretty
@@ -101,6 +101,22 @@ class Round:
 
 
 @dataclass
+class PhaseState:
+    """What the phase in play keeps between actions. A phase that keeps more subclasses it
+    (a draw keeps the cards drawn, a pay phase who was asked); entering a phase starts a
+    fresh one."""
+
+    done: bool = False
+
+    def copy(self) -> Self:
+        """A copy whose lists and dicts are its own (R9: an action is applied to a copy)."""
+        twin = object.__new__(type(self))  # as _shallow: no dataclasses.replace round trip
+        twin.__dict__.update({k: v.copy() if isinstance(v, list | dict) else v
+                              for k, v in self.__dict__.items()})
+        return twin
+
+
+@dataclass
 class Deal:
     game: Game
     rules: HouseRules
@@ -121,8 +137,15 @@ class Deal:
     result: dict[str, Any] | None = None
     # a Chain: each action's copy of the deal shares the lines so far (core/chain.py)
     log: Chain[str] = field(default_factory=Chain)
-    scratch: dict[str, Any] = field(default_factory=dict)  # per-phase bookkeeping
+    phase_state: PhaseState = field(default_factory=PhaseState)
     game_over: bool = False
+    game_over_words: str | None = None  # the step's sentence once the game is over
+    dealt: bool = False  # the cards are out: from now one player left ends the deal
+    blinds: tuple[int, ...] = ()  # the seats that posted blinds, the big (or only) one last
+    button: int | None = None  # where the game put the button, if not on the dealer (R51)
+    blind_draws: list[dict[str, str]] = field(default_factory=list)  # R51: round by round
+    rebuys: dict[int, int] = field(default_factory=dict)  # seat -> chips bought after the deal
+    adjustments: list[dict[str, Any]] = field(default_factory=list)  # after the deal (R8)
 
     # ----------------------------------------------------------------- names and seats
     def player(self, name: str | None) -> Player:
@@ -216,7 +239,8 @@ class Deal:
     def result_payouts(self) -> dict[str, int]:
         if self.result is None:
             self.result = {"payouts": {}}
-        return self.result["payouts"]
+        payouts: dict[str, int] = self.result["payouts"]
+        return payouts
 
     def clear_pots(self) -> None:
         for s in self.stakes:
@@ -237,8 +261,6 @@ class Deal:
             for card in p.cards:
                 if len(card) == 2:
                     seen[card] = hand_place(p.name)
-        for card in self.scratch.get("board_cards", {}).values():
-            seen[card] = "the board"
         return seen
 
     def parse(self, text: str, *, rank_only: bool = False) -> str:
@@ -272,7 +294,7 @@ class Deal:
         while self.current_phase.done(self) and self.phase < len(self.game.phases) - 1:
             self.phase += 1
             self.turn = None
-            self.scratch.pop("phase", None)
+            self.phase_state = PhaseState()
             self.current_phase.enter(self)
 
     def apply(self, action: Action) -> None:
@@ -290,13 +312,13 @@ class Deal:
         self.advance()
 
     def end_if_one_left(self) -> None:
-        if self.result is None and self.game.ends_when_one_left and self.scratch.get("dealt"):
+        if self.result is None and self.game.ends_when_one_left and self.dealt:
             alive = self.still_in()
             if len(alive) <= 1:
                 self.game.award_uncontested(self, alive[0] if alive else None)
                 self.phase = self.game.result_phase()
                 self.turn = None
-                self.scratch.pop("phase", None)
+                self.phase_state = PhaseState()
                 self.current_phase.enter(self)
 
     def clone(self) -> Deal:
@@ -312,7 +334,10 @@ class Deal:
         twin.kings_hand = list(self.kings_hand)
         twin.result = copy.deepcopy(self.result)
         twin.log = self.log.copy()
-        twin.scratch = copy.deepcopy(self.scratch)
+        twin.phase_state = self.phase_state.copy()
+        twin.rebuys = dict(self.rebuys)
+        twin.adjustments = list(self.adjustments)
+        twin.blind_draws = list(self.blind_draws)
         return twin
 
     def step(self) -> dict[str, Any]:
@@ -329,13 +354,13 @@ class Deal:
             off_table=self.off_table,
             game_over=self.game_over,
             buy_ins=tuple(
-                b + self.scratch.get("rebuys", {}).get(i, 0)
+                b + self.rebuys.get(i, 0)
                 for i, b in enumerate(self.totals.buy_ins or self.totals.stacks)
             ),
         )
 
     def dealer_button(self) -> int:
-        return self.scratch.get("button", self.dealer)
+        return self.dealer if self.button is None else self.button
 
 
 KINGS_HAND_PLACE = "the king's hand"

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 from dealer_assist.core.cards import FULL_DECK, RANKS, SUITS
 from dealer_assist.core.errors import SetupError
@@ -175,7 +176,7 @@ def _eval7_evaluator() -> Evaluator:
     import eval7  # optional: imported only when asked for
 
     as_e7 = {c: eval7.Card(c) for c in FULL_DECK}.__getitem__
-    e7_evaluate = eval7.evaluate
+    e7_evaluate: Callable[[list[Any]], int] = eval7.evaluate  # eval7 has no type hints
 
     def evaluate(cards: Sequence[str]) -> int:
         if len(cards) <= 7:

@@ -20,7 +20,7 @@ class Phase:
         """Called when the deal reaches this phase."""
 
     def done(self, deal: Deal) -> bool:
-        return bool(deal.scratch.get("phase", {}).get("done"))
+        return deal.phase_state.done
 
     def accepts(self, deal: Deal) -> tuple[str, ...]:
         return ()
@@ -37,7 +37,7 @@ class Phase:
 
     @staticmethod
     def mark_done(deal: Deal) -> None:
-        deal.scratch.setdefault("phase", {})["done"] = True
+        deal.phase_state.done = True
 
 
 def check_turn(deal: Deal, action: Action) -> Player:
@@ -65,7 +65,7 @@ class NextPhase(Phase):
 
     def handle(self, deal: Deal, action: Action) -> None:
         if self.marks_dealt:
-            deal.scratch["dealt"] = True
+            deal.dealt = True
         deal.log.append(f"Done: {self.instruction}")
         self.mark_done(deal)
 
@@ -147,6 +147,6 @@ class EndPhase(Phase):
     def step(self, deal: Deal) -> dict[str, Any]:
         if deal.game_over:
             return {"kind": "game_over", "player": None,
-                    "instruction": deal.scratch.get("game_over_words", "The game is over.")}
+                    "instruction": deal.game_over_words or "The game is over."}
         return {"kind": "start_deal", "player": None,
                 "instruction": "The deal is over: tap Start deal for the next one."}

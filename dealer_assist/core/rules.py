@@ -8,8 +8,8 @@ played with, its own defaults, and a hook for the checks only it makes.
 ...     betting_structures = ("no_limit",)
 ...     rule_defaults = {"ante": 0}
 >>> r = HouseRules.for_game(Plain, {"big_blind": 4})
->>> (r.ante, r.small_blind, r.big_blind, r.betting)
-(0, 1, 4, 'no_limit')
+>>> (r.ante, r.small_blind, r.big_blind, r.betting is Betting.NO_LIMIT, r.to_json()["betting"])
+(0, 1, 4, True, 'no_limit')
 >>> HouseRules.for_game(Plain, {"betting": "pot_limit"})
 Traceback (most recent call last):
 ...
@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from enum import Enum, StrEnum
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from dealer_assist.core.errors import SetupError
 
@@ -42,20 +43,54 @@ class GameRules:
 MAX_CHIPS = 10**9  # no home game needs more; keeps sums exact and pages readable
 
 
+# The house rules that are a choice of words: strings, so the JSON stays the same
+class Betting(StrEnum):
+    """R5: how much a bet or raise may be."""
+
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
+
+
+class OddChip(StrEnum):
+    """R7: where the odd chips of a split go."""
+
+    LEFT_OF_DEALER = "left_of_dealer"
+    CARRY = "carry"
+
+
+class Wilds(StrEnum):
+    """R54: which cards are wild."""
+
+    NONE = "none"
+    JOKERS = "jokers"
+    DEUCES = "deuces"
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _choice(kind: type[_E], value: Any, sentence: str) -> _E:
+    try:
+        return kind(value)
+    except (ValueError, TypeError):  # TypeError: a list or an object, unhashable
+        raise SetupError(sentence) from None
+
+
 @dataclass(frozen=True)
 class HouseRules:
     """Every house rule of RULES.md with its default. Unknown names are refused."""
 
     ante: int = 1
-    betting: str = "no_limit"
+    betting: Betting = Betting.NO_LIMIT
     min_bet: int = 1
     small_bet: int = 1
     big_bet: int = 2
     small_blind: int = 1
     big_blind: int = 2
-    odd_chip: str = "left_of_dealer"
+    odd_chip: OddChip = OddChip.LEFT_OF_DEALER
     river_raise: bool = False
-    wilds: str = "none"
+    wilds: Wilds = Wilds.NONE
     buy_in: int = 100
     draw_for_blind: bool = False  # the low-card draw for the first blind (R51)
 
@@ -83,21 +118,24 @@ class HouseRules:
         for name in ("river_raise", "draw_for_blind"):
             if not isinstance(values.get(name, False), bool):
                 raise SetupError(f"{name} must be true or false.")
+        allowed = game.betting_structures
+        betting = values.get("betting", cls.betting)
+        if allowed and betting not in allowed:
+            raise SetupError(
+                f"{game.name} is played {' or '.join(allowed)}, not {str(betting)[:40]}.")
+        values["betting"] = _choice(Betting, betting, "betting must be no_limit, pot_limit "
+                                                      "or fixed_limit.")
+        values["odd_chip"] = _choice(OddChip, values.get("odd_chip", cls.odd_chip),
+                                     "odd_chip must be left_of_dealer or carry.")
+        values["wilds"] = _choice(Wilds, values.get("wilds", cls.wilds),
+                                  "wilds must be none, jokers or deuces.")
         rules = cls(**values)
         rules._check(game)
         game.check_rules(rules)
         return rules
 
     def _check(self, game: type[GameRules]) -> None:
-        allowed = game.betting_structures
-        if allowed and self.betting not in allowed:
-            raise SetupError(
-                f"{game.name} is played {' or '.join(allowed)}, not {self.betting}.")
-        if self.odd_chip not in ("left_of_dealer", "carry"):
-            raise SetupError("odd_chip must be left_of_dealer or carry.")
-        if self.wilds not in ("none", "jokers", "deuces"):
-            raise SetupError("wilds must be none, jokers or deuces.")
-        if self.wilds != "none" and not game.wild_cards:
+        if self.wilds != Wilds.NONE and not game.wild_cards:
             raise SetupError(f"Wild cards are not a rule of {game.name}.")
         if self.big_bet < self.small_bet:
             raise SetupError("big_bet cannot be smaller than small_bet.")
@@ -109,7 +147,7 @@ class HouseRules:
 
     @cached_property
     def _json(self) -> dict[str, Any]:  # every state carries the rules: worked out once
-        return asdict(self)
+        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()}
 
 
 def _whole(value: Any, name: str, minimum: int) -> int:

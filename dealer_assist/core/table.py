@@ -234,8 +234,7 @@ class Table:
             if p.stack + amount > MAX_CHIPS:
                 raise IllegalActionError(f"{p.name}'s stack cannot go over {MAX_CHIPS:,}.")
             p.stack += amount
-            rebuys = deal.scratch.setdefault("rebuys", {})
-            rebuys[p.seat] = rebuys.get(p.seat, 0) + amount
+            deal.rebuys[p.seat] = deal.rebuys.get(p.seat, 0) + amount
             deal.log.append(f"{p.name} buys in for {amount} more.")
         else:
             to = deal.player(action.to)
@@ -249,7 +248,7 @@ class Table:
             to.stack += amount
             note = f" ({action.note})" if action.note else ""
             deal.log.append(f"Adjustment: {p.name} gives {amount} to {to.name}{note}.")
-        deal.scratch.setdefault("adjustments", []).append(action.to_json())
+        deal.adjustments.append(action.to_json())
         return self.followed_by(deal, action)
 
     def can(self, action: Action) -> bool:

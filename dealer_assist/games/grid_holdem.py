@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
-from dealer_assist.core.deal import Deal, Player, Stake
+from dealer_assist.core.deal import Deal, Player, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five
 from dealer_assist.core.layouts import (
@@ -59,18 +59,17 @@ class GridShowdown(ShowdownPhase):
             deal.result["hands"][deal.players[seat].name] = {
                 "cards": list(value.cards), "hand": value.name, "lines": lines,
             }
+        carry_out = 0
         for pot in deal.pots():
             seats = sorted({deal.stakes[i].owner for i in pot.eligible})
             if not seats:
                 continue
             top = max(best[s][0].score for s in seats)
             winners = [s for s in seats if best[s][0].score == top]
-            deal.scratch["carry_out"] = deal.scratch.get("carry_out", 0) + deal.share_out(
-                pot.amount, winners
-            )
+            carry_out += deal.share_out(pot.amount, winners)
             deal.result["pots"][-1]["hand"] = best[winners[0]][0].name
         deal.clear_pots()
-        deal.carry = deal.scratch.pop("carry_out", 0)  # R7 carry: odd chips wait for next deal
+        deal.carry = carry_out  # R7 carry: odd chips wait for next deal
         top = max(v.score for v, _ in best.values())
         win_seats = [s for s, (v, _) in best.items() if v.score == top]
         deal.result["winners"] = [deal.players[s].name for s in win_seats]
@@ -98,7 +97,7 @@ class GridShowdown(ShowdownPhase):
 class GridHoldem(Game):
     """Shared by Texas Dozen and Off-Road Stud: antes, the button skipping empty seats."""
 
-    def next_dealer(self, totals: Any) -> int:
+    def next_dealer(self, totals: Totals) -> int:
         n = len(totals.stacks)
         for step in range(1, n + 1):
             seat = (totals.button + step) % n
@@ -129,7 +128,7 @@ class GridHoldem(Game):
                 if p.stack == 0:
                     p.status = "all_in"
             deal.log.append(f"Everyone antes {ante}.")
-        deal.scratch["dealt"] = True
+        deal.dealt = True
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         super().award_uncontested(deal, winner)
@@ -184,11 +183,11 @@ class TexasDozen(GridHoldem):
             if p.stack == 0:
                 p.status = "all_in"
             deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
-        deal.scratch["blinds"] = [small, big]
+        deal.blinds = (small, big)
 
     def opener(self, deal: Deal, phase: BettingPhase) -> int:
         if phase.preflop:  # R30: pre-flop betting starts left of the big blind
-            return (deal.scratch["blinds"][1] + 1) % len(deal.players)
+            return (deal.blinds[-1] + 1) % len(deal.players)
         return deal.left_of_dealer
 
 

@@ -103,7 +103,7 @@ class BuyPhase(Phase):
                 p.stakes.clear()
             deal.stakes.clear()
         else:
-            deal.scratch["dealt"] = True
+            deal.dealt = True
 
     def step(self, deal: Deal) -> dict[str, Any]:
         if deal.turn is None:

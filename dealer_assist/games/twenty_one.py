@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import RANK_NAMES, rank_value
-from dealer_assist.core.deal import Deal, Player, Stake, Totals
+from dealer_assist.core.deal import Deal, PhaseState, Player, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_two_plus_three
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
@@ -21,7 +22,31 @@ HANDS_PER_GAME = 21  # R50
 
 
 def blind_seat(deal: Deal) -> int | None:
-    return deal.scratch.get("blind")
+    return deal.blinds[0] if deal.blinds else None
+
+
+@dataclass
+class DrawState(PhaseState):
+    """A draw in play (R51, R56): who draws this round, what each drew, the rounds before."""
+
+    round: list[int] = field(default_factory=list)
+    draws: dict[int, str] = field(default_factory=dict)
+    history: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class PayState(PhaseState):
+    """R52: the seats asked to pay 1 before the river."""
+
+    asked: list[int] = field(default_factory=list)
+
+
+@dataclass
+class RaiseState(PhaseState):
+    """R52 ``river_raise``: who raised, and who has still to match or fold."""
+
+    raiser: int | None = None
+    pending: list[int] = field(default_factory=list)
 
 
 def last_hand(deal: Deal) -> bool:
@@ -61,7 +86,7 @@ class DrawPhase(Phase):
             self.mark_done(deal)
             return
         seats = self.candidates(deal)
-        deal.scratch["phase"] = {"round": seats, "draws": {}, "history": []}
+        deal.phase_state = DrawState(round=seats)
         if len(seats) == 1:
             self.finish(deal, seats[0])
         else:
@@ -71,52 +96,54 @@ class DrawPhase(Phase):
         return ("draw",)
 
     def drawn(self, deal: Deal) -> list[str]:
-        return list(deal.scratch["phase"]["draws"].values())
+        return draw_candidates_taken(deal)
 
     def handle(self, deal: Deal, action: Action) -> None:
-        state = deal.scratch["phase"]
+        state = deal.phase_state
+        assert isinstance(state, DrawState)
         p = deal.player(action.player)
-        if p.seat not in state["round"]:
+        if p.seat not in state.round:
             raise IllegalActionError(f"{p.name} does not draw now.")
-        if p.seat in state["draws"]:
-            raise IllegalActionError(f"{p.name} has drawn already ({state['draws'][p.seat]}).")
+        if p.seat in state.draws:
+            raise IllegalActionError(f"{p.name} has drawn already ({state.draws[p.seat]}).")
         if action.card is None:
             raise IllegalActionError(f"Enter the card {p.name} drew.")
         card = deal.parse(action.card)
         if len(card) != 2 or card[0] == "X":
             raise IllegalActionError(f"{action.card} cannot be drawn: draw from the 52 cards.")
-        if card in state["draws"].values():
+        if card in state.draws.values():
             raise IllegalActionError(f"{card} is drawn already this round.")
-        state["draws"][p.seat] = card
+        state.draws[p.seat] = card
         deal.log.append(f"{p.name} draws {card}.")
-        waiting = [s for s in state["round"] if s not in state["draws"]]
+        waiting = [s for s in state.round if s not in state.draws]
         if waiting:
             deal.turn = waiting[0]
             return
-        values = {s: rank_value(c) for s, c in state["draws"].items()}
+        values = {s: rank_value(c) for s, c in state.draws.items()}
         pick = min if self.purpose == "blind" else max
         target = pick(values.values())
-        tied = [s for s in state["round"] if values[s] == target]
-        state["history"].append({deal.players[s].name: c for s, c in state["draws"].items()})
+        tied = [s for s in state.round if values[s] == target]
+        state.history.append({deal.players[s].name: c for s, c in state.draws.items()})
         if len(tied) == 1:
             self.finish(deal, tied[0])
         else:
-            state["round"] = tied
-            state["draws"] = {}
+            state.round = tied
+            state.draws = {}
             deal.turn = tied[0]
-            rank = RANK_NAMES[state["history"][-1][deal.players[tied[0]].name][0]]
+            rank = RANK_NAMES[state.history[-1][deal.players[tied[0]].name][0]]
             names = ", ".join(deal.players[s].name for s in tied)
             deal.log.append(f"Tied on a {rank}: {names} draw again.")
 
     def finish(self, deal: Deal, seat: int) -> None:
-        state = deal.scratch["phase"]
+        state = deal.phase_state
+        assert isinstance(state, DrawState)
         deal.turn = None
         winner = deal.players[seat]
         if self.purpose == "blind":
-            deal.scratch["blind"] = seat
-            deal.scratch["button"] = seat
+            deal.blinds = (seat,)
+            deal.button = seat
             deal.dealer = (seat - 1) % len(deal.players)
-            deal.scratch["blind_draws"] = state["history"]
+            deal.blind_draws = list(state.history)
             deal.log.append(f"{winner.name} drew lowest and takes the first blind.")
         else:
             deal.game_over = True
@@ -124,11 +151,11 @@ class DrawPhase(Phase):
             assert deal.result is not None
             deal.result["game_winner"] = winner.name
             deal.result["standings"] = [{"name": q.name, "chips": q.stack} for q in standings]
-            deal.result["tiebreak_draws"] = state["history"]
+            deal.result["tiebreak_draws"] = list(state.history)
             words = f"{winner.name} wins the game with {winner.stack} chips"
-            if state["history"]:
+            if state.history:
                 words += " after the high-card draw"
-            deal.scratch["game_over_words"] = words + "."
+            deal.game_over_words = words + "."
             deal.log.append(words + ".")
         self.mark_done(deal)
 
@@ -194,15 +221,17 @@ class OthersPayPhase(Phase):
     kind = "pay"
 
     def waiting(self, deal: Deal) -> list[Player]:
-        state = deal.scratch.setdefault("phase", {"asked": []})
+        """Who has still to pay or fold, in turn (a query: it changes nothing)."""
+        state = deal.phase_state
+        asked = state.asked if isinstance(state, PayState) else []
         blind = blind_seat(deal)
         start = (blind if blind is not None else deal.dealer) + 1
         return [p for p in deal.seats_from(start)
                 if p.seat != blind and p.status == "in" and p.stack > 0
-                and p.seat not in state["asked"]]
+                and p.seat not in asked]
 
     def enter(self, deal: Deal) -> None:
-        deal.scratch["phase"] = {"asked": []}
+        deal.phase_state = PayState()
         for p in deal.players:
             if p.status == "in" and p.stack == 0 and p.seat != blind_seat(deal):
                 deal.log.append(f"{p.name} has no chips and plays on for free.")
@@ -223,7 +252,9 @@ class OthersPayPhase(Phase):
             raise IllegalActionError(
                 f"It is not {p.name}'s turn to {action.type}: it is {whose}'s."
             )
-        deal.scratch["phase"]["asked"].append(p.seat)
+        state = deal.phase_state
+        assert isinstance(state, PayState)
+        state.asked.append(p.seat)
         if action.type == "pay":
             deal.log.append(pay_one(deal, p))
         else:
@@ -249,14 +280,19 @@ class RiverRaisePhase(Phase):
         if not deal.rules.river_raise:
             self.mark_done(deal)
             return
-        deal.scratch["phase"] = {"raiser": None, "pending": []}
+        deal.phase_state = RaiseState()
+
+    @staticmethod
+    def state(deal: Deal) -> RaiseState:
+        state = deal.phase_state
+        assert isinstance(state, RaiseState)
+        return state
 
     def accepts(self, deal: Deal) -> tuple[str, ...]:
-        state = deal.scratch["phase"]
-        return ("next", "raise") if state["raiser"] is None else ("pay", "fold")
+        return ("next", "raise") if self.state(deal).raiser is None else ("pay", "fold")
 
     def handle(self, deal: Deal, action: Action) -> None:
-        state = deal.scratch["phase"]
+        state = self.state(deal)
         if action.type == "next":
             deal.log.append("Nobody raises.")
             self.mark_done(deal)
@@ -269,34 +305,34 @@ class RiverRaisePhase(Phase):
                 raise IllegalActionError(f"{p.name} has no chips to raise with.")
             deal.log.append(f"{p.name} raises by 1.")
             pay_one(deal, p)
-            state["raiser"] = p.seat
-            state["pending"] = [q.seat for q in deal.seats_from(p.seat + 1)
+            state.raiser = p.seat
+            state.pending = [q.seat for q in deal.seats_from(p.seat + 1)
                                 if q.seat != p.seat and q.status == "in" and q.stack > 0]
         else:
-            if not state["pending"] or state["pending"][0] != p.seat:
-                whose = deal.players[state["pending"][0]].name if state["pending"] else "nobody"
+            if not state.pending or state.pending[0] != p.seat:
+                whose = deal.players[state.pending[0]].name if state.pending else "nobody"
                 raise IllegalActionError(
                     f"It is not {p.name}'s turn to {action.type}: it is {whose}'s."
                 )
-            state["pending"].pop(0)
+            state.pending.pop(0)
             if action.type == "pay":
                 deal.log.append(pay_one(deal, p) + " (matching the raise)")
             else:
                 p.status = "folded"
                 deal.stakes[p.stakes[0]].live = False
                 deal.log.append(f"{p.name} folds to the raise.")
-        deal.turn = state["pending"][0] if state["pending"] else None
-        if not state["pending"]:
+        deal.turn = state.pending[0] if state.pending else None
+        if not state.pending:
             self.mark_done(deal)
 
     def step(self, deal: Deal) -> dict[str, Any]:
-        state = deal.scratch["phase"]
-        if state["raiser"] is None:
+        state = self.state(deal)
+        if state.raiser is None:
             return {"kind": "next", "player": None, "options": ["raise", "next"],
                     "instruction": "Anyone still in may raise by 1 (river raise); "
                                    "or tap Next for the river.",
                     "public": "Anyone still in may raise by 1 before the river."}
-        name = deal.players[state["pending"][0]].name
+        name = deal.players[state.pending[0]].name
         return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
                 "instruction": f"{name}: pay 1 to match the raise, or fold."}
 
@@ -433,12 +469,12 @@ class TwentyOneHandHoldem(Game):
             raise IllegalActionError("All 21 hands are played: the game is over.")
         blind = (deal.dealer + 1) % n
         if not (deal.rules.draw_for_blind and deal.totals.deal_number == 1):
-            deal.scratch["blind"] = blind
-            deal.scratch["button"] = blind
+            deal.blinds = (blind,)
+            deal.button = blind
         for p in deal.players:
             p.stakes.append(len(deal.stakes))
             deal.stakes.append(Stake(owner=p.seat))
-        deal.scratch["dealt"] = True
+        deal.dealt = True
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         deal.round = None
@@ -459,5 +495,5 @@ class TwentyOneHandHoldem(Game):
 
 def draw_candidates_taken(deal: Deal) -> list[str]:
     """Cards already drawn in the current draw round (the app draws from the rest)."""
-    state = deal.scratch.get("phase") or {}
-    return list(state.get("draws", {}).values())
+    state = deal.phase_state
+    return list(state.draws.values()) if isinstance(state, DrawState) else []

@@ -319,7 +319,7 @@ def register_events(socketio: SocketIO) -> None:
 
 
 # --------------------------------------------------------------------------- several processes
-class QueueManager(socketio_server.RedisManager):
+class QueueManager(socketio_server.RedisManager):  # type: ignore[misc]  # no type hints
     """Flask-SocketIO's Redis message queue: ``socketio.RedisManager``, what Flask-SocketIO
     builds for ``message_queue="redis://..."``, on the same channel, with one addition. A
     table's ``state`` events, the ones this process emits and the ones the queue brings from

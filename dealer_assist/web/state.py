@@ -43,7 +43,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
         "log": deal.log[-LOG_LENGTH:] if deal else [],
         "undone": table.undone,
         "can_undo": table.can_undo,
-        "adjustments": list(deal.scratch.get("adjustments", [])) if deal else [],
+        "adjustments": list(deal.adjustments) if deal else [],
         "chips": table.chips(),
     }
     if deal is not None:
