@@ -194,7 +194,7 @@ def test_r61_the_best_five_of_seven_wins_the_pot() -> None:
     result = table_state(t)["result"]
     assert result["hands"]["Bob"] == {"cards": ["Ah", "Ad", "Jc", "9s", "7d"],
                                       "hand": "Pair of aces"}
-    assert table_state(t)["result_words"] == "Bob wins with pair of aces; Bob takes 6."
+    assert table_state(t)["result_words"] == "Pot 6: Bob, a pair of aces."
 
 
 def test_r61_a_kicker_from_the_hole_breaks_a_tie_on_the_board() -> None:
@@ -249,7 +249,7 @@ def test_r61_everyone_else_folds_and_the_last_player_takes_the_pot_unseen() -> N
     t = act(t, type="fold", player="Cy")
     assert t.deal_over
     assert stacks(t) == {"Ann": 103, "Bob": 99, "Cy": 98}
-    assert table_state(t)["result_words"] == "Everyone else folded: Ann wins; Ann takes 5."
+    assert table_state(t)["result_words"] == "Everyone else folded: Ann takes the pot of 5."
 
 
 @given(seed=st.integers(0, 10**6),

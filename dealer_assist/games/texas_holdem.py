@@ -46,7 +46,10 @@ class HoldemShowdown(ShowdownPhase):
         owners = [s.owner for s in deal.stakes]
         left = 0
         for pot in deal.pots():
-            left += deal.share_out(pot.amount, best_among(pot, owners, scores))
+            takers = best_among(pot, owners, scores)
+            left += deal.share_out(pot.amount, takers)
+            if takers:
+                deal.result["pots"][-1]["hand"] = best[takers[0]].name  # the pot's sentence
         deal.clear_pots()
         deal.carry = left  # R7 carry: odd chips wait for the next deal
         top = max(scores.values())
@@ -62,7 +65,8 @@ class HoldemShowdown(ShowdownPhase):
         board = f" and the board cards not entered yet ({len(missing)})" if missing else ""
         return {"kind": "showdown", "player": None, "cells": missing, "players": names,
                 "hole_cards": 2,
-                "instruction": f"Showdown: enter the two cards of {', '.join(names)}{board}."}
+                "instruction": f"Showdown: enter the two cards of {', '.join(names)}{board}.",
+                "public": "Showdown: " + ", ".join(names) + " show their hole cards."}
 
 
 class TexasHoldem(TexasDozen):

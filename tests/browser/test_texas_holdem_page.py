@@ -13,9 +13,10 @@ def instruction(page: Page, text: str) -> None:
     expect(page.locator("#instruction")).to_have_text(text)
 
 
-def both(pages, text: str) -> None:  # type: ignore[no-untyped-def]
+def both(pages, text: str, players_words: str | None = None) -> None:  # type: ignore[no-untyped-def]
+    """The tablet says ``text``; the phone says it in the players' words, where they differ."""
     instruction(pages.tablet, text)
-    instruction(pages.phone, text)
+    instruction(pages.phone, players_words or text)
 
 
 def tap(page: Page, selector: str) -> None:
@@ -47,7 +48,8 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
     expect(ph.locator("#conn")).to_have_attribute("data-status", "live")
 
     tap(t, '[data-action="start_deal"]')
-    both(pages, "Deal two hole cards to each player, then tap Next.")
+    both(pages, "Deal two hole cards to each player, then tap Next.",
+         "The dealer is dealing two hole cards to each player.")
     for page in (t, ph):  # R60: Bob and Cy, left of the dealer, post the blinds
         stacks(page, {"Ann": 100, "Bob": 99, "Cy": 98})
         expect(page.locator("#grid .board .cell")).to_have_count(5)
@@ -61,7 +63,7 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
     tap(t, '[data-action="call"]')
 
     # R61: the flop is b1 b2 b3, framed on both pages, turned before its round
-    both(pages, "Turn the flop: 3 cards, framed.")
+    both(pages, "Turn the flop: 3 cards, framed.", "The dealer is turning the flop: 3 cards.")
     for page in (t, ph):
         expect(page.locator("#grid .board .cell.highlight")).to_have_count(3)
         expect(page.locator('.pot[data-pot="0"] .pot-amount')).to_have_text("13")
@@ -75,19 +77,19 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
     instruction(t, "Flop: Ann: 10 to call.")
     tap(t, '[data-action="call"]')
 
-    both(pages, "Turn the turn: 1 card, framed.")
+    both(pages, "Turn the turn: 1 card, framed.", "The dealer is turning the turn: 1 card.")
     tap(t, '.picker button.pick[data-card="Kd"]')
     tap(t, '[data-action="reveal"]')
     instruction(t, "Turn: Cy: check or bet.")
     tap(t, '[data-action="check"]')
     tap(t, '[data-action="check"]')
-    both(pages, "Turn the river: 1 card, framed.")
+    both(pages, "Turn the river: 1 card, framed.", "The dealer is turning the river: 1 card.")
     tap(t, '[data-action="reveal"]')  # turned without entering: it comes at the showdown
     tap(t, '[data-action="check"]')
     tap(t, '[data-action="check"]')
 
     both(pages, "Showdown: enter the two cards of Ann, Cy and the board cards not entered "
-                "yet (1).")
+                "yet (1).", "Showdown: Ann, Cy show their hole cards.")
     pages.shot("holdem-showdown-entry", "tablet")
     t.locator('input.card-text[data-group="cells"]').fill("9s")
     t.locator('input.card-text[data-group="p:Ann"]').fill("Ad Kh")
@@ -97,7 +99,9 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
     for page in (t, ph):
         # Cy's three sevens beat Ann's two pair; Cy takes 1 + 6 + 6 + 10 + 10 = 33
         stacks(page, {"Ann": 84, "Bob": 99, "Cy": 117})
-        expect(page.locator('.payouts [data-player="Cy"]')).to_have_text("Cy takes 33")
+        expect(page.locator('.payouts [data-player="Cy"] .takes')).to_have_text("+33")
+        expect(page.locator(".result-sentences li").first).to_have_text(
+            "Pot 33: Cy, three sevens.")
         expect(page.locator('.hands [data-player="Cy"] .hand')).to_have_text(
             "Three of a kind, sevens")
         expect(page.locator('.hands [data-player="Ann"] .hand')).to_have_text(
