@@ -22,7 +22,10 @@ from dealer_assist.core.rules import MAX_CHIPS
 ACTION_TYPES = (
     "start_deal", "buy", "deal_cards", "next", "reveal", "check", "call", "fold", "bet",
     "raise", "all_in", "pay", "showdown", "draw", "undo", "rebuy", "adjust",
+    "seat", "leave", "sit_out", "sit_in",
 )
+# the records that come between deals (R70, R74): they change the company, not a deal
+BETWEEN_DEAL_TYPES = ("rebuy", "adjust", "seat", "leave", "sit_out", "sit_in")
 
 MAX_TEXT = 64  # a card or a player's name never needs more
 
@@ -47,6 +50,9 @@ class Action:
     board: tuple[str, ...] | None = None
     to: str | None = None  # adjust: who receives the chips
     note: str | None = None  # adjust: why, in the host's words
+    variant: str | None = None  # start_deal: the game of this deal (dealer's choice, R71)
+    stack: int | None = None  # seat: the new player's chips
+    after: str | None = None  # seat: the player the new one sits after, clockwise (R70)
 
     def __repr__(self) -> str:
         shown = ", ".join(
@@ -56,7 +62,8 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for key in ("player", "count", "amount", "card", "to", "note"):
+        for key in ("player", "count", "amount", "card", "to", "note", "variant", "stack",
+                    "after"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -102,11 +109,14 @@ class Action:
             board=_card_list(body, "board"),
             to=_text(body, "to"),
             note=_note(body.get("note")),
+            variant=_text(body, "variant"),
+            stack=_chips(body, "stack"),
+            after=_text(body, "after"),
         )
 
 
 _FIELDS = {"player", "count", "amount", "card", "cards", "cells", "kings_hand", "hands",
-           "board", "to", "note"}
+           "board", "to", "note", "variant", "stack", "after"}
 MAX_NOTE = 200
 
 

@@ -218,7 +218,9 @@ def finished_points(history: dict[str, Any]) -> list[dict[str, Any]]:
 def kings_pot_chart(history: dict[str, Any], width: int = WIDTH) -> str:
     deals = finished_points(history)
     xs = [0] + [d["number"] for d in deals]
-    values = [0] + [d["kings_pot_after"] or 0 for d in deals]
+    values = [0]
+    for d in deals:  # a deal of another game leaves the king's pot as it was (R72)
+        values.append(values[-1] if d["kings_pot_after"] is None else d["kings_pot_after"])
     return line_chart(chart_id("chart-kings-pot", width), "King's pot after each deal", xs,
                       [("King's pot", values)], "Deal", width=width)
 

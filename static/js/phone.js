@@ -4,19 +4,18 @@
 (() => {
   const { h, clear } = DA;
   const tableId = document.body.dataset.tableId;
-  const variant = document.body.dataset.variant;
-  const game = DA.game(variant); // the game's metadata, from the server
-  const kings = game.stakes_per_card;
+  // the game's metadata, from the server; the game may change between deals (R71)
+  const kingsOf = (s) => DA.game(s.variant).stakes_per_card;
   const $ = (id) => document.getElementById(id);
   let state = null;
 
   function playersEl(s) {
     const list = clear($("players"));
-    for (const p of s.players || []) list.append(DA.playerItem(s, p, kings, [DA.betBit(p, kings)]));
+    for (const p of s.players || []) list.append(DA.playerItem(s, p, kingsOf(s), [DA.betBit(p, kingsOf(s))]));
   }
 
   function kingsHandEl(s) {
-    DA.fillKingsHand($("kings-hand"), s, kings);
+    DA.fillKingsHand($("kings-hand"), s, kingsOf(s));
   }
 
   function render() {
