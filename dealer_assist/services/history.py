@@ -168,6 +168,7 @@ def with_cash_outs(entries: dict[int, list[dict[str, Any]]], stored: Stored, now
         for e in deal_entries:
             if e["type"] == "leave":
                 e["amount"] = cashed.get(e["player"] or "", 0)
+            e["words"] = entry_words(e)
 
 
 def between_deal_entries(stored: Stored) -> dict[int, list[dict[str, Any]]]:

@@ -45,7 +45,7 @@
     return Number.isInteger(n) && n > 0 ? n : null;
   }
 
-  function nextDeal(s, act) {
+  function nextDeal(s, act, toolRow) {
     const games = s.next_games || [];
     const current = games.find((g) => g.current) || games[0];
     const chosen = games.find((g) => g.variant === open.game && !g.refusal) || current;
@@ -62,6 +62,7 @@
       },
     }, label));
     if (chosen && chosen.refusal) el.append(h("p.bd-refusal", { text: chosen.refusal }));
+    el.append(toolRow);
     if (games.length > 1) {
       const list = h("div.bd-games", { role: "radiogroup", "aria-label": "The next deal's game" });
       for (const g of games) {
@@ -171,6 +172,22 @@
       } }, "Record correction"), cancelButton());
   }
 
+  /* Seat a player, Correction and Undo: the table-wide tools, beside the next deal. */
+  function tools(s, act, allowed) {
+    const row = h("div.bd-tools");
+    if (allowed.includes("seat")) {
+      row.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "seat" },
+        onclick: () => { open.panel = "seat"; open.player = null; rerender(); } }, "Seat a player"));
+    }
+    if (allowed.includes("adjust")) {
+      row.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "adjust" },
+        onclick: () => { open.panel = "adjust"; open.player = null; rerender(); } }, "Correction"));
+    }
+    row.append(h("button.btn.big.bd-tool.bd-undo", { type: "button", dataset: { do: "undo" },
+      disabled: s.can_undo ? null : true, onclick: () => act({ type: "undo" }) }, "\u21B6 Undo"));
+    return row;
+  }
+
   let rerender = () => {};
 
   /* The between-deal screen for state ``s``; ``act`` posts an action, ``render`` redraws. */
@@ -181,25 +198,13 @@
     for (const input of document.querySelectorAll("#between .bd-input")) typed[input.id] = input.value;
     const allowed = s.between_actions || [];
     const el = h("div.between#between");
-    el.append(nextDeal(s, act));
-    if (s.kings_pot_words) el.append(h("p.bd-waiting#kings-pot-waiting", { text: s.kings_pot_words }));
+    el.append(nextDeal(s, act, tools(s, act, allowed)));
+    if (s.kings_pot_words) el.append(h("p.bd-waiting", { text: s.kings_pot_words }));
+    if (open.panel === "seat") el.append(seatForm(s, act));
+    if (open.panel === "adjust") el.append(adjustForm(s, act));
     const players = h("ul.bd-players");
     for (const p of s.players || []) players.append(playerRow(s, p, act, allowed));
     el.append(h("div.panel-title", { text: "Players" }), players);
-    const tools = h("div.bd-tools");
-    if (allowed.includes("seat")) {
-      tools.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "seat" },
-        onclick: () => { open.panel = "seat"; open.player = null; rerender(); } }, "Seat a player"));
-    }
-    if (allowed.includes("adjust")) {
-      tools.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "adjust" },
-        onclick: () => { open.panel = "adjust"; open.player = null; rerender(); } }, "Correction"));
-    }
-    tools.append(h("button.btn.big.bd-tool.bd-undo", { type: "button", dataset: { do: "undo" },
-      disabled: s.can_undo ? null : true, onclick: () => act({ type: "undo" }) }, "\u21B6 Undo"));
-    el.append(tools);
-    if (open.panel === "seat") el.append(seatForm(s, act));
-    if (open.panel === "adjust") el.append(adjustForm(s, act));
     for (const [id, value] of Object.entries(typed)) {
       const input = el.querySelector(`#${id}`);
       if (input) input.value = value;

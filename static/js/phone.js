@@ -24,6 +24,7 @@
     $("instruction").textContent = s.step.kind === "start_deal"
       ? (s.result ? "The deal is over. The next one starts soon." : "Waiting for the dealer to start the first deal.")
       : s.step.instruction;
+    $("variant-name").textContent = s.variant_name; // the game may change between deals (R71)
     $("deal-number").textContent = !s.deal_number ? "" : `· ${DA.dealWords(s).toLowerCase()}`;
     const turn = $("turn");
     turn.hidden = !s.step.player;

@@ -142,3 +142,13 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
         f"{pages.server.url}/api/tables/{created['id']}/history").json()
     assert [d["variant_name"] for d in history["deals"]] == [
         "King's Pot", "Texas Dozen", "Off-Road Stud"]
+    # the history page names each deal's game and the night's comings and goings
+    ph.goto(f"{pages.server.url}/t/{created['id']}/history")
+    expect(ph.locator('[data-deal="2"] .deal-meta')).to_contain_text("Texas Dozen")
+    expect(ph.locator('[data-deal="2"] .entry.leave')).to_contain_text(
+        "Bob cashes out 99 and leaves")
+    expect(ph.locator('#ledger [data-player="Dee"] .sub')).to_contain_text(
+        "50 on sitting down after deal 1")
+    expect(ph.locator('#ledger [data-player="Bob"] .sub.left')).to_have_text(
+        "cashed out 99 and left after deal 2")
+    shot(ph, "phone-history-night", full=True)
