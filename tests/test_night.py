@@ -302,6 +302,17 @@ def test_r74_a_lone_start_deal_is_undone_and_the_table_is_as_it_was() -> None:
     assert back.deal is not None and back.step()["kind"] == "next"
 
 
+def restarted(client: FlaskClient, d: Dealer) -> dict[str, Any]:
+    """The dealer's state as a new process would load it from the database alone."""
+    db = storage.connect(client.application.config["DATABASE"])
+    try:
+        fresh = storage.TableStore().load(db, d.id)
+    finally:
+        db.close()
+    assert fresh is not None
+    return {"id": d.id, **table_state(fresh, dealer=True)}
+
+
 def test_r74_undo_of_a_start_survives_a_restart(client: FlaskClient) -> None:
     d: Dealer = new_table(client, "texas_dozen", ["Ann", "Bob", "Cy"])
     d.run({"type": "start_deal"}, {"type": "next"}, {"type": "fold", "player": "Ann"},
@@ -309,13 +320,7 @@ def test_r74_undo_of_a_start_survives_a_restart(client: FlaskClient) -> None:
           {"type": "start_deal", "variant": "kings_pot"})
     after = d.run({"type": "undo"})
     assert after["step"]["kind"] == "start_deal" and after["result"] is not None
-    db = storage.connect(client.application.config["DATABASE"])
-    try:
-        fresh = storage.TableStore().load(db, d.id)
-    finally:
-        db.close()
-    assert fresh is not None
-    assert {"id": d.id, **table_state(fresh, dealer=True)} == d.state(dealer=True) == after
+    assert restarted(client, d) == d.state(dealer=True) == after
     deals = client.get(f"/api/tables/{d.id}/deals").get_json()
     assert [(x["number"], x.get("taken_back", False)) for x in deals] == [(1, False), (2, True)]
     again = d.run({"type": "start_deal", "variant": "off_road_stud"})
@@ -444,3 +449,81 @@ def test_random_play_through_play_deal_keeps_the_ledger_square() -> None:
     t = play_deal(t, rng, undo_rate=0.1)
     t = t.apply(t.prepare({"type": "leave", "player": "Ann"}))
     assert t.chips() == chips_bought_less_cashed(t)
+
+
+def test_r74_a_night_exports_and_imports_whole(client: FlaskClient) -> None:
+    """Seats, a cash-out, a sit-out, dealer's choice and an undone start survive the JSON
+    export and import: the copy's deals, ledger, history and state are the original's."""
+    d: Dealer = new_table(client, "kings_pot", ["Ann", "Bob", "Cy"])
+    d.run({"type": "seat", "player": "Dee", "stack": 40, "after": "Ann"},
+          {"type": "start_deal", "variant": "texas_dozen"}, {"type": "next"},
+          {"type": "fold", "player": "Cy"}, {"type": "fold", "player": "Ann"},
+          {"type": "fold", "player": "Dee"}, {"type": "sit_out", "player": "Cy"},
+          {"type": "leave", "player": "Bob"}, {"type": "start_deal"}, {"type": "undo"},
+          {"type": "sit_in", "player": "Cy"}, {"type": "start_deal", "variant": "kings_pot"})
+    exported = client.get(f"/api/tables/{d.id}/export.json", headers=d.headers).get_json()
+    response = client.post("/api/tables/import", json=exported)
+    assert response.status_code == 201, response.get_json()
+    copy = Dealer(client, response.get_json())
+    for path in ("/deals", "/ledger"):
+        assert (client.get(f"/api/tables/{copy.id}{path}").get_json()
+                == client.get(f"/api/tables/{d.id}{path}").get_json())
+    mine = client.get(f"/api/tables/{d.id}/history").get_json()
+    theirs = client.get(f"/api/tables/{copy.id}/history").get_json()
+    assert mine | {"id": ""} == theirs | {"id": ""}
+    assert [x["variant"] for x in mine["deals"]] == ["texas_dozen", "kings_pot"]
+    assert copy.state(dealer=True) | {"id": ""} == d.state(dealer=True) | {"id": ""}
+
+
+def test_r71_the_stacks_chart_names_each_deal_s_game(client: FlaskClient) -> None:
+    d: Dealer = new_table(client, "texas_dozen", ["Ann", "Bob", "Cy"])
+    d.run({"type": "start_deal"}, {"type": "next"}, {"type": "fold", "player": "Ann"},
+          {"type": "fold", "player": "Bob"}, {"type": "start_deal", "variant": "off_road_stud"},
+          {"type": "reveal"}, {"type": "next"}, {"type": "fold", "player": "Cy"},
+          {"type": "fold", "player": "Ann"})
+    page = client.get(f"/t/{d.id}/history").get_data(as_text=True)
+    assert "<title>Cy: 101 after deal 1 (Texas Dozen)</title>" in page
+    assert "after deal 2 (Off-Road Stud)</title>" in page
+
+
+def test_r74_a_table_keeps_at_most_one_deal_before_it() -> None:
+    """Each start keeps the table before it for undo (R74), but not every deal of the night."""
+    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    for _ in range(4):
+        t = fold_out(act(t, type="start_deal"))
+    depth, table = 0, t
+    while table.before_start is not None:
+        depth, table = depth + 1, table.before_start
+    assert depth == 2
+    assert not table.exact and table.deal is None
+
+
+def test_r74_undo_back_through_two_starts_is_the_same_cached_or_replayed(
+    client: FlaskClient
+) -> None:
+    d: Dealer = new_table(client, "texas_dozen", ["Ann", "Bob", "Cy"])
+    hand = [{"type": "next"}, {"type": "fold", "player": "x"}, {"type": "fold", "player": "y"}]
+
+    def play() -> dict[str, Any]:
+        state = d.run({"type": "start_deal"})
+        for body in hand:
+            if body["type"] == "fold":
+                body = {**body, "player": state["step"]["player"]}
+            state = d.run(body)
+        return state
+
+    after_one = play()
+    d.run({"type": "rebuy", "player": "Cy", "amount": 4})
+    play()
+    play()
+    for _ in range(3 + 1 + 3 + 1):  # deal 3, its start, deal 2's records, its start
+        state = d.run({"type": "undo"})
+    assert state["deal_number"] == 1 and state["undone"] == "start deal"
+    assert restarted(client, d) == state
+    assert stacks_of(state) == {**stacks_of(after_one), "Cy": stacks_of(after_one)["Cy"] + 4}
+    state = d.run({"type": "undo"})  # and the rebuy between deals 1 and 2
+    assert state["undone"] == "Cy: rebuy 4" and stacks_of(state) == stacks_of(after_one)
+
+
+def stacks_of(state: dict[str, Any]) -> dict[str, int]:
+    return {p["name"]: p["stack"] for p in state["players"]}

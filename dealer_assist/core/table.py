@@ -203,6 +203,14 @@ class Table:
         return self.deal is not None and len(self.actions) == 1 and not self.between
 
     @property
+    def stale(self) -> bool:
+        """Whether this table only stands for the one its records make (``exact``), or is a
+        lone start that undo would take back to such a table: the store replays it whole
+        (storage.replay_latest)."""
+        return not self.exact or (self.lone_start and self.before_start is not None
+                                  and not self.before_start.exact)
+
+    @property
     def can_undo(self) -> bool:
         """Whether there is a record to take back: one of this deal's, a between-deal
         record, or a ``start_deal`` that is still its deal's only record (R74)."""
@@ -244,7 +252,7 @@ class Table:
                      self.actions if actions is None else actions, self.seq + 1,
                      game=self.game, seats=self.seats,
                      between=self.between if between is None else between,
-                     before_start=self.before_start)
+                     before_start=self.before_start, exact=self.exact)
 
     def apply(self, action: Action) -> Table:
         """The table after ``action``; raises :class:`IllegalActionError` and changes nothing
@@ -289,7 +297,19 @@ class Table:
                 f"{game.name} is for {low} to {high} players dealt in, not {len(seats)}{why}.")
         deal = game.start(self.setup, deal_totals(game, totals, seats))
         return Table(self.setup, totals, deal, (action,), self.seq + 1, game=game,
-                     seats=seats, before_start=self)
+                     seats=seats, before_start=self.anchored())
+
+    def anchored(self) -> Table:
+        """This table as the next deal's ``before_start``, holding at most one deal before
+        it: a longer chain would keep every deal of the night in memory. Undo that reaches
+        further back gets a table standing for it (``exact`` False), which the store replaces
+        by a replay (storage.replay_latest)."""
+        prior = self.before_start
+        if prior is None or (prior.deal is None and not prior.exact):
+            return self
+        anchor = copy.copy(self)
+        anchor.before_start = Table(self.setup, prior.totals, seq=prior.seq, exact=False)
+        return anchor
 
     def next_game(self, variant: str | None) -> Game:
         """The game of the next deal: the one named, else the last deal's (R71)."""

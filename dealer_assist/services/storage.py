@@ -30,7 +30,7 @@ from sqlite_utils import Database
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Totals
-from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.core.table import Table, TableSetup, describe
 
 MAX_TABLE_ID = 64  # ids are 8 characters; anything much longer is no table
 BUSY_TIMEOUT_SECONDS = 15.0  # how long a writer waits for another writer's lock
@@ -269,17 +269,34 @@ def replay_latest(
 ) -> Table:
     """The table now, from the last deal's row (``rows``: the last two deals' start seqs and
     base totals, newest first): its base totals, then its records replayed (undo records
-    included). When that deal is still only its ``start_deal``, which undo may take back
-    (R74), the replay starts one deal earlier, so that the table before it is known whole."""
-    def from_row(i: int) -> Table:
-        if i >= len(rows):
-            return Table.replay(setup, None, records_since(1), seq=0)
-        start_seq, base = rows[i]
-        return Table.replay(setup, base, records_since(start_seq), seq=start_seq - 1)
+    included).
 
-    table = from_row(0)
-    if table.lone_start and table.before_start is not None and not table.before_start.exact:
-        table = from_row(1)
+    Undo may reach back past a deal's start (R74). Where the table so replayed only stands
+    for the table it should be (``Table.stale``: it does not know the deal before, or its
+    between-deal records), it is replayed again with the records that still count (an undo
+    takes back the last record that counts, at any depth: the stack of ``Table.undo``), from
+    the same row and then from the one before, until it is whole."""
+    def row(i: int) -> tuple[int, Totals | None]:
+        return rows[i] if i < len(rows) else (1, None)
+
+    start_seq, base = row(0)
+    table = Table.replay(setup, base, records_since(start_seq), seq=start_seq - 1)
+    for i in range(len(rows) + 1):
+        if not table.stale:
+            break
+        start_seq, base = row(i)
+        records = records_since(start_seq)
+        kept: list[Action] = []
+        undone: Action | None = None
+        for action in records:
+            if action.type == "undo":
+                undone = kept.pop()
+            else:
+                kept.append(action)
+                undone = None
+        table = Table.replay(setup, base, kept, seq=start_seq - 1)
+        table.seq = start_seq - 1 + len(records)
+        table.undone = describe(undone) if undone is not None else None
     return table
 
 
@@ -521,8 +538,7 @@ class TableStore:
                     action = before.prepare(body)
                     after = before.apply(action)
                     append_action(db, table_id, before, after, action)
-                    if (after.lone_start and after.before_start is not None
-                            and not after.before_start.exact):
+                    if after.stale:
                         after = load_table(db, setup, table_id)  # see replay_latest
             except StaleTableError:
                 if expect_seq is not None or attempt == 2:

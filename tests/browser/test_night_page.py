@@ -89,6 +89,7 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
     expect(t.locator('#between [data-action="start_deal"]')).to_have_text(
         "Start the next deal: Texas Dozen")
     shot(t, "tablet-between-deals")
+    pages.shot_portrait("between-deals-portrait")
     tap(t, '#between [data-action="start_deal"]')
     expect(t.locator("#variant-name")).to_have_text("Texas Dozen")
     for page in (t, ph):
