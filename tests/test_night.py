@@ -323,6 +323,8 @@ def test_r74_undo_of_a_start_survives_a_restart(client: FlaskClient) -> None:
     assert restarted(client, d) == d.state(dealer=True) == after
     deals = client.get(f"/api/tables/{d.id}/deals").get_json()
     assert [(x["number"], x.get("taken_back", False)) for x in deals] == [(1, False), (2, True)]
+    listed = {t["id"]: t for t in client.get("/api/tables").get_json()}
+    assert listed[d.id]["deals"] == 1  # the start taken back is no deal
     again = d.run({"type": "start_deal", "variant": "off_road_stud"})
     assert again["deal_number"] == 2 and again["variant"] == "off_road_stud"
     deals = client.get(f"/api/tables/{d.id}/deals").get_json()

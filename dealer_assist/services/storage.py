@@ -250,7 +250,7 @@ def list_tables(db: Database) -> list[dict[str, Any]]:
     """Every table, newest first: id, name, variant, created and the number of deals."""
     return list(db.query("""
         SELECT t.id, t.name, t.variant, t.created, COUNT(d.number) AS deals
-        FROM tables t LEFT JOIN deals d ON d.table_id = t.id
+        FROM tables t LEFT JOIN deals d ON d.table_id = t.id AND d.taken_back IS NULL
         GROUP BY t.id ORDER BY t.created DESC, t.rowid DESC"""))
 
 
