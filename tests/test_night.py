@@ -488,16 +488,24 @@ def test_r71_the_stacks_chart_names_each_deal_s_game(client: FlaskClient) -> Non
     assert "after deal 2 (Off-Road Stud)</title>" in page
 
 
-def test_r74_a_table_keeps_at_most_one_deal_before_it() -> None:
-    """Each start keeps the table before it for undo (R74), but not every deal of the night."""
+def test_r74_a_trimmed_table_keeps_one_deal_before_it_and_the_same_state() -> None:
+    """Each start keeps the table before it for undo (R74); the store's cache keeps one deal
+    of them (Table.trimmed), not every deal of the night."""
     t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
     for _ in range(4):
         t = fold_out(act(t, type="start_deal"))
-    depth, table = 0, t
+    t = act(t, type="start_deal")
+    trimmed = t.trimmed()
+    assert table_state(trimmed, dealer=True) == table_state(t, dealer=True)
+    depth, table = 0, trimmed
     while table.before_start is not None:
         depth, table = depth + 1, table.before_start
-    assert depth == 2
-    assert not table.exact and table.deal is None
+    assert depth == 2 and not table.exact and table.deal is None
+    back = act(trimmed, type="undo")  # the start, then deal 4 back to its own start
+    assert not back.stale
+    while len(back.actions) > 1:
+        back = act(back, type="undo")
+    assert back.stale  # the store replays this one whole (storage.replay_latest)
 
 
 def test_r74_undo_back_through_two_starts_is_the_same_cached_or_replayed(

@@ -297,19 +297,22 @@ class Table:
                 f"{game.name} is for {low} to {high} players dealt in, not {len(seats)}{why}.")
         deal = game.start(self.setup, deal_totals(game, totals, seats))
         return Table(self.setup, totals, deal, (action,), self.seq + 1, game=game,
-                     seats=seats, before_start=self.anchored())
+                     seats=seats, before_start=self)
 
-    def anchored(self) -> Table:
-        """This table as the next deal's ``before_start``, holding at most one deal before
-        it: a longer chain would keep every deal of the night in memory. Undo that reaches
-        further back gets a table standing for it (``exact`` False), which the store replaces
-        by a replay (storage.replay_latest)."""
+    def trimmed(self) -> Table:
+        """This table holding at most one deal before its own (``before_start``): the same
+        state, but the store's cache does not keep every deal of the night in memory. Undo
+        that reaches further back gets a table that only stands for the one before
+        (``exact`` False): ``stale`` says so, and the store replays it whole."""
         prior = self.before_start
-        if prior is None or (prior.deal is None and not prior.exact):
+        if prior is None or prior.before_start is None or prior.before_start.deal is None:
             return self
-        anchor = copy.copy(self)
-        anchor.before_start = Table(self.setup, prior.totals, seq=prior.seq, exact=False)
-        return anchor
+        anchor = copy.copy(prior)
+        deeper = prior.before_start
+        anchor.before_start = Table(self.setup, deeper.totals, seq=deeper.seq, exact=False)
+        twin = copy.copy(self)
+        twin.before_start = anchor
+        return twin
 
     def next_game(self, variant: str | None) -> Game:
         """The game of the next deal: the one named, else the last deal's (R71)."""

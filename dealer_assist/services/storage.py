@@ -485,7 +485,7 @@ class TableStore:
         with self._lock:
             cached = self._cache.get(table_id)
             if cached is None or cached.seq <= table.seq:
-                self._cache[table_id] = table
+                self._cache[table_id] = table.trimmed()  # a night is not all kept in memory
 
     def load(self, db: Database, table_id: str) -> Table | None:
         """The table now, or None if there is no such table."""
