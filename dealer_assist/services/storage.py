@@ -275,7 +275,7 @@ def replay_latest(
     for the table it should be (``Table.stale``: it does not know the deal before, or its
     between-deal records), it is replayed again with the records that still count (an undo
     takes back the last record that counts, at any depth: the stack of ``Table.undo``), from
-    the same row and then from the one before, until it is whole."""
+    the same row and then from the one before, until it is whole (``Table.trimmed``)."""
     def row(i: int) -> tuple[int, Totals | None]:
         return rows[i] if i < len(rows) else (1, None)
 
