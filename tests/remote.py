@@ -85,7 +85,9 @@ class RemoteTable:
             answer = requests.get(f"{base}/{deal['number']}", headers=self.headers, timeout=10)
             assert answer.status_code == 200, answer.text
             out += answer.json()["actions"]
-        return out
+        # a start undone (R74) keeps its two records with its deal's number, while what
+        # follows between deals goes with the deal before: in seq order, not deal order
+        return sorted(out, key=lambda entry: entry["seq"])
 
     def replay(self, records: list[dict[str, Any]]) -> list[Table]:
         """The table at every seq: ``[table at 0, table at 1, ...]``, from the setup and the
@@ -102,13 +104,15 @@ def sync(t: RemoteTable, table: Table, url: str, session: Any = requests) -> Tab
     base = f"{url}/api/tables/{t.id}/deals"
     deals = session.get(base, timeout=10).json()
     current = table.totals.deal_number if table.deal is None else table.deal.totals.deal_number
+    entries = []
     for deal in deals:
-        if deal["number"] < current:
+        # from the deal before: records after an undone start (R74) go with it
+        if deal["number"] < current - 1:
             continue
         answer = session.get(f"{base}/{deal['number']}", headers=t.headers, timeout=10)
         assert answer.status_code == 200, answer.text
-        for entry in answer.json()["actions"]:
-            if entry["seq"] > table.seq:
-                assert entry["seq"] == table.seq + 1
-                table = table.apply(Action.from_json(entry["action"]))
+        entries += [e for e in answer.json()["actions"] if e["seq"] > table.seq]
+    for entry in sorted(entries, key=lambda e: e["seq"]):
+        assert entry["seq"] == table.seq + 1
+        table = table.apply(Action.from_json(entry["action"]))
     return table

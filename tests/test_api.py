@@ -489,8 +489,8 @@ def test_undo_takes_back_a_bet_and_a_showdown_r8(make_table: Any) -> None:
 def test_undo_refused_with_nothing_to_undo(make_table: Any) -> None:
     d: Dealer = make_table("texas_dozen", ["Ann", "Bob"])
     d.refuse({"type": "undo"}, "Nothing to undo: no deal has started.")
-    d.run({"type": "start_deal"})
-    d.refuse({"type": "undo"}, "Nothing to undo: the deal has just started.")
+    d.run({"type": "start_deal"}, {"type": "undo"})  # R74: a lone start goes back
+    d.refuse({"type": "undo"}, "Nothing to undo: no deal has started.")
 
 
 # --------------------------------------------------------------------------- refusals (R9)

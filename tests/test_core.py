@@ -142,7 +142,7 @@ def test_r3_random_play_conserves_chips_after_every_action_and_undo(
         try:
             t = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
         except IllegalActionError as err:
-            assert "fewer than two players have chips" in str(err)
+            assert "players dealt in" in str(err)
             break
         assert t.chips() == total
         assert t.totals.chips() == total
@@ -289,8 +289,8 @@ def test_r8_undo_takes_back_a_showdown_until_the_next_deal_starts() -> None:
     assert table_state(back)["result"] is None
     assert back.step()["kind"] == "showdown"
     started = t.apply(t.prepare({"type": "start_deal"}))
-    with pytest.raises(IllegalActionError, match="Nothing to undo"):
-        started.apply(started.prepare({"type": "undo"}))
+    back = started.apply(started.prepare({"type": "undo"}))  # R74: only the lone start
+    assert table_state(back)["result"] == table_state(t)["result"]
 
 
 # --------------------------------------------------------------------------- R9 refusals
@@ -422,7 +422,7 @@ def test_r3_thousands_of_random_deals_never_crash_and_conserve_chips(variant: st
             try:
                 t = play_deal(t, rng, undo_rate=0.05)
             except IllegalActionError as err:
-                assert "fewer than two players have chips" in str(err)
+                assert "players dealt in" in str(err)
                 break
             deals += 1
             assert t.chips() == total == t.totals.chips()
@@ -488,9 +488,9 @@ def test_rebuys_wait_for_the_deal_to_end() -> None:
     t = play_until(Table.create("texas_dozen", ["Ann", "Bob"]), "bet")
     with pytest.raises(IllegalActionError, match="comes between deals: finish this deal"):
         t.apply(t.prepare({"type": "rebuy", "player": "Ann", "amount": 5}))
-    fresh = Table.create("texas_dozen", ["Ann", "Bob"])
-    with pytest.raises(IllegalActionError, match="starting stacks"):
-        fresh.apply(fresh.prepare({"type": "rebuy", "player": "Ann", "amount": 5}))
+    fresh = Table.create("texas_dozen", ["Ann", "Bob"])  # before the first deal is between
+    fresh = fresh.apply(fresh.prepare({"type": "rebuy", "player": "Ann", "amount": 5}))
+    assert fresh.totals.stacks == (105, 100)
 
 
 def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
@@ -515,11 +515,6 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
 
 
 NOT_YET_BUILT: dict[int, str] = {
-    70: "issue 12: seat, leave, sit out and sit in",
-    71: "issue 12: dealer's choice",
-    72: "issue 12: the king's pot waits through other games",
-    73: "issue 12: the button passes over seats that are out",
-    74: "issue 12: between-deal undo",
 }
 
 

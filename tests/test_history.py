@@ -328,13 +328,13 @@ def test_export_csv_one_row_per_deal(night: Recorder) -> None:
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0] == ["number", "started", "finished", "dealer", "winners", "winning_lines",
                        "payout Ann", "payout Bob", "payout Cy", "kings_pot_after",
-                       "between_deals"]
+                       "between_deals", "game"]
     assert [[r[0], r[3], r[4], r[5], *r[6:]] for r in rows[1:]] == [
         ["1", "Ann", "Cy", "king", "0", "0", "14", "0",
          "Bob buys in for 50 more; Adjustment: Cy gives 3 to Ann (Ann's ante was counted "
-         "twice)"],
-        ["2", "Bob", "Cy", "", "0", "0", "0", "2", ""],
-        ["3", "Cy", "Cy", "row2", "0", "0", "9", "5", ""],
+         "twice)", "King's Pot"],
+        ["2", "Bob", "Cy", "", "0", "0", "0", "2", "", "King's Pot"],
+        ["3", "Cy", "Cy", "row2", "0", "0", "9", "5", "", "King's Pot"],
     ]
     deals = get(night, "/deals")
     assert [(r[1], r[2]) for r in rows[1:]] == [(d["started"], d["finished"]) for d in deals]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from dealer_assist.core.autoplay import legal_actions, unused_cards
 from dealer_assist.core.cards import FULL_DECK, RANKS
-from dealer_assist.core.errors import DealerAssistError, SetupError
+from dealer_assist.core.errors import DealerAssistError, IllegalActionError, SetupError
 from dealer_assist.core.hands import rank_five
 from dealer_assist.core.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5
 from dealer_assist.core.rules import max_cards_per_player
@@ -333,13 +333,13 @@ def test_r22_a_short_stack_buys_only_what_it_can_pay() -> None:
 
 
 def test_r22_a_player_without_chips_for_a_card_sits_out() -> None:
-    t = act(new_table(4, stacks={"Cy": 0}), type="start_deal")
-    assert t.step()["max"] == 5  # Cy is still seated: four players, at most five cards
+    t = act(new_table(5, stacks={"Cy": 0}), type="start_deal")
+    assert t.step()["max"] == 5  # R70: Cy has no chips and is not dealt in: four players
     t = act(t, type="buy", player="Bob", count=1)
-    assert t.step()["player"] == "Dee"  # Cy cannot pay an ante and is not asked
+    assert t.step()["player"] == "Dee"  # Cy is not asked
     assert player(t, "Cy")["status"] == "out"
     assert refuse(t, type="buy", player="Cy", count=1) == (
-        "It is not Cy's turn to buy: it is Dee's.")
+        "Cy is not in this deal: they are sitting out or have no chips.")
 
 
 # ------------------------------------------------------------------------------ R23
@@ -1091,8 +1091,10 @@ def test_r7_carry_odd_chip_is_for_the_next_deal_not_the_kings_pot_won_now() -> N
 def test_r8_undo_refused_at_deal_start() -> None:
     t = new_table()
     assert refuse(t, type="undo") == "Nothing to undo: no deal has started."
-    t = act(t, type="start_deal")
-    assert refuse(t, type="undo") == "Nothing to undo: the deal has just started."
+    started = act(t, type="start_deal")
+    back = act(started, type="undo")  # R74: a lone start_deal is taken back
+    assert without_seq(table_state(back, dealer=True)) == without_seq(
+        table_state(t, dealer=True))
 
 
 def undo_back(t: Table, **body: Any) -> Table:
@@ -1144,20 +1146,22 @@ def test_r8_undo_the_showdown_and_the_next_deal_start() -> None:
     assert back.step()["kind"] == "showdown" and table_state(back)["pot_total"] == 12
     done = showdown(back, grid)
     assert stacks(done) == {"Ann": 96, "Bob": 100, "Cy": 100}
-    # the next deal has started: the last one can no longer be undone (R8)
+    # the next deal has started: undo takes back only that start (R74), never the last deal
     nxt = act(done, type="start_deal")
-    assert refuse(nxt, type="undo") == "Nothing to undo: the deal has just started."
     assert table_state(nxt)["kings_pot"] == 4
+    back = act(nxt, type="undo")
+    assert table_state(back)["result"] == table_state(done)["result"]
+    assert stacks(back) == stacks(done)
 
 
 def test_r8_undo_everything_back_to_the_start() -> None:
     t = act(ready({"Bob": ["A", "2"], "Cy": ["3"], "Ann": ["K"]}), type="reveal")
     t = act(t, type="bet", player="Bob", amount=4)
     t = act(t, type="call", player="Cy")
-    start = act(new_table(), type="start_deal")
-    while table_state(t)["can_undo"]:
+    while table_state(t)["can_undo"]:  # R74: the start_deal too, back to the new table
         t = act(t, type="undo")
-    assert without_seq(table_state(t, dealer=True)) == without_seq(table_state(start, dealer=True))
+    assert without_seq(table_state(t, dealer=True)) == without_seq(
+        table_state(new_table(), dealer=True))
     assert stacks(t) == {"Ann": 100, "Bob": 100, "Cy": 100}
 
 
@@ -1376,7 +1380,11 @@ def test_r3_random_play_conserves_chips_and_refuses_illegal_actions(
     total = t.chips()
     assert total == sum(stack_list[:n])
     for _deal in range(3):
-        t = act(t, type="start_deal")
+        try:
+            t = act(t, type="start_deal")
+        except IllegalActionError as err:  # R70: players without chips are not dealt in
+            assert "players dealt in" in str(err)
+            break
         trail = [t]  # the tables of this deal, to check that undo gives the one before (R8)
         for _ in range(1000):
             assert t.chips() == total
@@ -1387,7 +1395,7 @@ def test_r3_random_play_conserves_chips_and_refuses_illegal_actions(
                 break
             if rng.random() < 0.15:
                 check_refused(t, rng.choice(illegal_actions(t, rng)))
-            if table_state(t)["can_undo"] and rng.random() < 0.08:
+            if len(t.actions) > 1 and rng.random() < 0.08:  # this deal's (R74: not its start)
                 back = act(t, type="undo")
                 assert back.chips() == total
                 assert without_seq(table_state(back, dealer=True)) == without_seq(

@@ -463,8 +463,9 @@ def test_r8_undo_the_showdown() -> None:
 
 
 def test_r8_undo_refused_at_deal_start() -> None:
+    refuse(make(["Ann", "Bob"]), "Nothing to undo: no deal has started.", type="undo")
     t = act(make(["Ann", "Bob"]), type="start_deal")
-    refuse(t, "Nothing to undo: the deal has just started.", type="undo")
+    assert act(t, type="undo").deal is None  # R74: a lone start_deal is taken back
 
 
 # ----------------------------------------------------------------------------- R9
@@ -557,7 +558,7 @@ def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
     total = sum(stacks_)
     for _ in range(3):
         if sum(1 for s in t.totals.stacks if s > 0) < 2:
-            with pytest.raises(IllegalActionError, match="fewer than two players have chips"):
+            with pytest.raises(IllegalActionError, match="players dealt in"):
                 t.apply(t.prepare({"type": "start_deal"}))
             break
         t = act(t, type="start_deal")

@@ -667,13 +667,14 @@ def test_r8_undo_the_showdown() -> None:
 
 def test_r8_undo_refused_at_deal_start_and_earlier_deals_stand() -> None:
     t = act(make(["Ann", "Bob"]), type="start_deal")
-    refuse(t, "Nothing to undo: the deal has just started", type="undo")
     refuse(make(["Ann", "Bob"]), "Nothing to undo: no deal has started", type="undo")
     t = act(t, type="next")
     t = act(t, type="fold", player="Ann")
     t = act(t, type="start_deal")
-    refuse(t, "Nothing to undo", type="undo")
     assert stacks(t) == {"Ann": 97, "Bob": 100}  # deal 1's result stands; deal 2's blinds
+    t = act(t, type="undo")  # R74: only the lone start_deal goes back
+    assert stacks(t) == {"Ann": 99, "Bob": 101}
+    assert table_state(t)["result"] is not None
 
 
 def test_r8_repeated_undo_back_to_the_start_conserves_chips() -> None:
@@ -682,10 +683,10 @@ def test_r8_repeated_undo_back_to_the_start_conserves_chips() -> None:
     t = act(t, type="call", player="Bob")
     t = act(t, type="fold", player="Cy")
     t = act(t, type="reveal")
-    while table_state(t)["can_undo"]:
+    while table_state(t)["can_undo"]:  # R74: the start_deal goes back too
         t = act(t, type="undo")
-    assert t.step()["kind"] == "next"
-    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 98}
+    assert t.step()["kind"] == "start_deal"
+    assert stacks(t) == {"Ann": 100, "Bob": 100, "Cy": 100}
 
 
 # ----------------------------------------------------------------------------- R9

@@ -42,9 +42,18 @@ class ActionType(StrEnum):
     UNDO = "undo"
     REBUY = "rebuy"
     ADJUST = "adjust"
+    SEAT = "seat"
+    LEAVE = "leave"
+    SIT_OUT = "sit_out"
+    SIT_IN = "sit_in"
 
 
 ACTION_TYPES: tuple[ActionType, ...] = tuple(ActionType)
+# the records that come between deals (R70, R74): they change the company, not a deal
+BETWEEN_DEAL_TYPES: tuple[ActionType, ...] = (
+    ActionType.REBUY, ActionType.ADJUST, ActionType.SEAT, ActionType.LEAVE,
+    ActionType.SIT_OUT, ActionType.SIT_IN,
+)
 
 MAX_TEXT = 64  # a card or a player's name never needs more
 
@@ -99,6 +108,9 @@ class Action:
     board: tuple[str, ...] | None = None
     to: str | None = None  # adjust: who receives the chips
     note: str | None = None  # adjust: why, in the host's words
+    variant: str | None = None  # start_deal: the game of this deal (dealer's choice, R71)
+    stack: int | None = None  # seat: the new player's chips
+    after: str | None = None  # seat: the player the new one sits after, clockwise (R70)
 
     def __repr__(self) -> str:
         shown = ", ".join(
@@ -109,7 +121,8 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type)}
-        for key in ("player", "count", "amount", "card", "to", "note"):
+        for key in ("player", "count", "amount", "card", "to", "note", "variant", "stack",
+                    "after"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -162,11 +175,14 @@ class Action:
             board=_card_list(body, "board"),
             to=_text(body, "to"),
             note=_note(body.get("note")),
+            variant=_text(body, "variant"),
+            stack=_chips(body, "stack"),
+            after=_text(body, "after"),
         )
 
 
 _FIELDS = {"player", "count", "amount", "card", "cards", "cells", "kings_hand", "hands",
-           "board", "to", "note"}
+           "board", "to", "note", "variant", "stack", "after"}
 MAX_NOTE = 200
 
 

@@ -118,7 +118,7 @@ def play_deal(
     for _ in range(max_actions):
         if table.deal_over:
             return table
-        if undo_rate and table.can_undo and rng.random() < undo_rate:
+        if undo_rate and len(table.actions) > 1 and rng.random() < undo_rate:  # this deal's
             table = table.apply(table.prepare({"type": "undo"}))
             continue
         options = legal_actions(table, rng)

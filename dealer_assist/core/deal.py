@@ -29,6 +29,20 @@ _T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
+class Departure:
+    """A player who left the table (R70): what they bought in and cashed out, and when."""
+
+    name: str
+    bought_in: int
+    cashed_out: int
+    after_deal: int  # the deals started before they left
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "bought_in": self.bought_in, "cashed_out": self.cashed_out,
+                "after_deal": self.after_deal}
+
+
+@dataclass(frozen=True)
 class Totals:
     """What a table carries from one deal to the next (R28, R55)."""
 
@@ -41,6 +55,10 @@ class Totals:
     off_table: int = 0  # odd chips taken off the table after a game's last hand (R56)
     game_over: bool = False
     buy_ins: tuple[int, ...] = ()  # every chip each player has bought in, rebuys included
+    names: tuple[str, ...] = ()  # who sits at the table now, in seat order (R4, R70)
+    sitting_out: tuple[str, ...] = ()  # seated, but dealt out until they sit in (R70)
+    departed: tuple[Departure, ...] = ()  # everyone who left, in the order they left
+    variant: str = ""  # the game of the last deal: the next one's unless named (R71)
 
     def chips(self) -> int:
         """Every chip the table holds: conserved by every deal (R3)."""
@@ -51,13 +69,20 @@ class Totals:
             "stacks": list(self.stacks), "deal_number": self.deal_number,
             "button": self.button, "kings_pot": self.kings_pot, "bank": self.bank,
             "carry": self.carry, "off_table": self.off_table, "game_over": self.game_over,
-            "buy_ins": list(self.buy_ins),
+            "buy_ins": list(self.buy_ins), "names": list(self.names),
+            "sitting_out": list(self.sitting_out),
+            "departed": [d.to_json() for d in self.departed], "variant": self.variant,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Totals:
+        # rows written before R70 have no names, sitting_out, departed or variant
         return cls(**{**data, "stacks": tuple(data["stacks"]),
-                      "buy_ins": tuple(data.get("buy_ins", ()))})
+                      "buy_ins": tuple(data.get("buy_ins", ())),
+                      "names": tuple(data.get("names", ())),
+                      "sitting_out": tuple(data.get("sitting_out", ())),
+                      "departed": tuple(Departure(**d) for d in data.get("departed", ())),
+                      "variant": data.get("variant", "")})
 
 
 @dataclass

@@ -15,19 +15,21 @@ False
 
 from __future__ import annotations
 
+import copy
+import functools
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from dealer_assist.core.actions import Action
+from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.chain import Chain
-from dealer_assist.core.deal import Deal, Totals
+from dealer_assist.core.deal import Deal, Departure, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.rules import MAX_CHIPS, HouseRules
 from dealer_assist.games import Game
-from dealer_assist.games.registry import game_class, game_for
+from dealer_assist.games.registry import all_games, game_class, game_for
 
 MAX_NAME = 40
 # every 8th table of a deal is kept (Table.checkpoint), so an undo replays at most 8 records
@@ -96,28 +98,47 @@ class TableSetup:
 
 
 class Table:
-    """One table's state, as replaying its records gives it."""
+    """One table's state, as replaying its records gives it.
+
+    Between deals (before the first, or once a deal is over) the records of R70 change the
+    company: they are kept in ``between`` and laid over the totals the deal left, so that
+    undo takes them back last first (R74) and the finished deal is never rewritten (R8).
+    """
 
     def __init__(
         self, setup: TableSetup, base: Totals, deal: Deal | None = None,
         actions: Iterable[Action] = (), seq: int = 0, undone: str | None = None,
-        game: Game | None = None, checkpoint: Table | None = None,
+        game: Game | None = None, *, seats: tuple[int, ...] = (),
+        between: tuple[Action, ...] = (), before_start: Table | None = None,
+        exact: bool = True, checkpoint: Table | None = None, before: Deal | None = None,
     ) -> None:
         self.setup = setup
-        self.game = game or game_for(setup.variant, setup.rules)
+        if not base.names or not base.buy_ins:  # totals stored before R70: the setup's
+            base = replace(base, names=base.names or setup.players,
+                           buy_ins=base.buy_ins or base.stacks,
+                           variant=base.variant or setup.variant)
         self.base = base  # the totals before the current deal
+        self.game = game or table_game(setup, base.variant or setup.variant)
         self.deal = deal
         # the current deal's records, undos already taken out; a Chain, so that the next
         # table shares them instead of copying (replaying n records costs n, not n²)
         self.actions: Chain[Action] = actions if isinstance(actions, Chain) else Chain(actions)
         self.seq = seq  # every record ever taken at this table, undos included
         self.undone = undone
+        self.seats = seats  # the deal's seat i is the table's seat seats[i]
+        self.between = between  # the between-deal records since the deal ended (R74)
+        self.before_start = before_start  # the table as it was before this deal's start
+        # False for a table a replay starts from: it stands for the table at that point, but
+        # does not know what came before (the last deal, its between-deal records)
+        self.exact = exact
         # the latest earlier table of this deal with 1 + k * CHECKPOINT_EVERY records: where
         # an undo replays from, instead of from the deal's start
         self.checkpoint = checkpoint
         # the deal one record back, where this table came from an action: an undo right
         # after it costs nothing (a deal, not the table: no chain of tables is kept)
-        self.before: Deal | None = None
+        self.before = before
+        self._totals: Totals | None = None
+        self._between_log: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -130,14 +151,18 @@ class Table:
     @classmethod
     def from_setup(cls, setup: TableSetup) -> Table:
         game = game_for(setup.variant, setup.rules)
-        return cls(setup, game.initial_totals(setup), game=game)
+        base = replace(game.initial_totals(setup), names=setup.players, variant=setup.variant)
+        return cls(setup, base, game=game)
 
     @classmethod
     def replay(
-        cls, setup: TableSetup, base: Totals, records: Iterable[Action], seq: int = 0
+        cls, setup: TableSetup, base: Totals | None, records: Iterable[Action], seq: int = 0
     ) -> Table:
-        """The table after ``records`` (undo records included), from ``base`` totals."""
-        table = cls(setup, base, seq=seq)
+        """The table after ``records`` (undo records included), from ``base`` totals (None:
+        from the table as it was made)."""
+        table = (cls.from_setup(setup) if base is None
+                 else cls(setup, base, seq=seq, exact=False))
+        table.seq = seq
         for action in records:
             table = table.apply(action)
         return table
@@ -146,13 +171,37 @@ class Table:
     @property
     def totals(self) -> Totals:
         """What the table holds now, as the next deal would start from it."""
-        if self.deal is None:
-            return self.base
-        return self.deal.final_totals()
+        if self._totals is None:
+            totals = self.base if self.deal is None else self._after_deal()
+            log: list[str] = []
+            for action in self.between:
+                totals = between_deal(self.setup, self.game, totals, action, log)
+            self._totals = totals
+            self._between_log = tuple(log)
+        return self._totals
+
+    @property
+    def between_log(self) -> tuple[str, ...]:
+        """A line for each between-deal record in play, for the state's log."""
+        _ = self.totals
+        return self._between_log
+
+    def _after_deal(self) -> Totals:
+        assert self.deal is not None
+        after = self.deal.final_totals()
+        stacks = list(self.base.stacks)
+        for i, seat in enumerate(self.seats):
+            stacks[seat] = after.stacks[i]
+        return replace(
+            self.base, stacks=tuple(stacks), deal_number=after.deal_number,
+            button=self.seats[after.button], kings_pot=after.kings_pot, bank=after.bank,
+            carry=after.carry, off_table=after.off_table, game_over=after.game_over,
+            variant=self.game.variant,
+        )
 
     def chips(self) -> int:
         """Every chip at the table: the same before and after every action (R3)."""
-        return self.base.chips() if self.deal is None else self.deal.chips()
+        return self.totals.chips()
 
     @property
     def deal_over(self) -> bool:
@@ -161,9 +210,31 @@ class Table:
         )
 
     @property
+    def lone_start(self) -> bool:
+        """Whether the deal in play has no record but its ``start_deal`` (R74)."""
+        return self.deal is not None and len(self.actions) == 1 and not self.between
+
+    @property
+    def stale(self) -> bool:
+        """Whether this table only stands for the one its records make (``exact``), or is a
+        lone start that undo would take back to such a table: the store replays it whole
+        (storage.replay_latest)."""
+        return not self.exact or (self.lone_start and self.before_start is not None
+                                  and not self.before_start.exact)
+
+    @property
     def can_undo(self) -> bool:
-        """Whether the deal in play has a record after its ``start_deal`` to take back."""
-        return self.deal is not None and len(self.actions) > 1
+        """Whether there is a record to take back: one of this deal's, a between-deal
+        record, or a ``start_deal`` that is still its deal's only record (R74)."""
+        return bool(self.between) or (self.deal is not None and (
+            len(self.actions) > 1 or self.before_start is not None))
+
+    def dealt_out(self) -> list[str]:
+        """The seated players who are out of the deal in play (R70)."""
+        if self.deal is None:
+            return []
+        dealt = {self.base.names[s] for s in self.seats}
+        return [n for n in self.base.names if n not in dealt]
 
     def step(self) -> dict[str, Any]:
         """What happens next (API.md "State", ``step``)."""
@@ -186,70 +257,127 @@ class Table:
                             card=choices[secrets.randbelow(len(choices))])
         return action
 
+    def _next(self, between: tuple[Action, ...]) -> Table:
+        """The table one between-deal record on: the same deal, another company."""
+        return Table(self.setup, self.base, self.deal, self.actions, self.seq + 1,
+                     game=self.game, seats=self.seats, between=between,
+                     before_start=self.before_start, exact=self.exact,
+                     checkpoint=self.checkpoint, before=self.before)
+
+    def followed_by(self, deal: Deal, action: Action) -> Table:
+        """The table after ``action``, which made ``deal`` from this table's deal."""
+        kept = self if len(self.actions) % CHECKPOINT_EVERY == 1 else self.checkpoint
+        return Table(self.setup, self.base, deal, self.actions.plus(action), self.seq + 1,
+                     game=self.game, seats=self.seats, between=self.between,
+                     before_start=self.before_start, exact=self.exact, checkpoint=kept,
+                     before=self.deal)
+
     def apply(self, action: Action) -> Table:
         """The table after ``action``; raises :class:`IllegalActionError` and changes nothing
         if the rules do not allow it now."""
         if action.type == "undo":
             return self.undo()
         if action.type == "start_deal":
+            return self.start_deal(action)
+        if action.type in BETWEEN_DEAL_TYPES:
             if not self.deal_over:
-                raise IllegalActionError("A deal is in play: finish it, or undo, first.")
-            deal = self.game.start(self.setup, self.totals)
-            return Table(self.setup, self.totals, deal, Chain((action,)), self.seq + 1,
-                         game=self.game)
-        if action.type in ("rebuy", "adjust"):
-            return self.between_deals(action)
+                raise IllegalActionError(
+                    f"A {action.type.replace('_', ' ')} comes between deals: finish this "
+                    "deal first.")
+            between_deal(self.setup, self.game, self.totals, action, [])  # refuses or passes
+            return self._next(between=(*self.between, action))
         if self.deal is None:
             raise IllegalActionError("No deal is in play: start a deal first.")
+        if action.player and action.player.casefold() in (n.casefold()
+                                                          for n in self.dealt_out()):
+            raise IllegalActionError(f"{action.player} is not in this deal: they are sitting "
+                                     "out or have no chips.")
         deal = self.deal.clone()
         deal.apply(action)
         return self.followed_by(deal, action)
 
-    def followed_by(self, deal: Deal, action: Action) -> Table:
-        """The table after ``action``, which made ``deal`` from this table's deal."""
-        kept = self if len(self.actions) % CHECKPOINT_EVERY == 1 else self.checkpoint
-        table = Table(self.setup, self.base, deal, self.actions.plus(action), self.seq + 1,
-                      game=self.game, checkpoint=kept)
-        table.before = self.deal
-        return table
-
-    def between_deals(self, action: Action) -> Table:
-        """A rebuy, or a correction to a finished deal as a visible adjustment (R8): chips
-        change hands between deals, never by rewriting a deal."""
-        if self.deal is None or not self.deal_over:
+    def start_deal(self, action: Action) -> Table:
+        """R71: the named game, or the last deal's; R70/R73: the players dealt in, and the
+        button on the next of them clockwise."""
+        if not self.deal_over:
+            raise IllegalActionError("A deal is in play: finish it, or undo, first.")
+        totals = self.totals
+        game = self.next_game(action.variant)
+        if totals.game_over:
+            raise IllegalActionError("The game is over: no more deals at this table.")
+        seats = dealt_in(game, totals)
+        low, high = game.players
+        if not low <= len(seats) <= high:
+            out = len(totals.names) - len(seats)
+            why = (f" ({out} of the {len(totals.names)} seated sit out or have no chips)"
+                   if out else "")
             raise IllegalActionError(
-                f"A {action.type} comes between deals: "
-                + ("finish this deal first." if self.deal else "set starting stacks when the "
-                   "table is made, and rebuy after a deal.")
-            )
-        if action.type not in self.game.between_deal_actions:
-            raise IllegalActionError(self.game.between_deal_refusals.get(
-                action.type, f"{self.game.name} has no {action.type} between deals."))
-        deal = self.deal.clone()
-        p = deal.player(action.player)
-        amount = action.amount
-        if not amount:
-            raise IllegalActionError(f"Say how many chips (amount) for the {action.type}.")
-        if action.type == "rebuy":
-            if p.stack + amount > MAX_CHIPS:
-                raise IllegalActionError(f"{p.name}'s stack cannot go over {MAX_CHIPS:,}.")
-            p.stack += amount
-            deal.rebuys[p.seat] = deal.rebuys.get(p.seat, 0) + amount
-            deal.log.append(f"{p.name} buys in for {amount} more.")
-        else:
-            to = deal.player(action.to)
-            if to is p:
-                raise IllegalActionError("An adjustment moves chips between two players.")
-            if amount > p.stack:
-                raise IllegalActionError(
-                    f"{p.name} has only {p.stack} chips, not {amount}, to give back."
-                )
-            p.stack -= amount
-            to.stack += amount
-            note = f" ({action.note})" if action.note else ""
-            deal.log.append(f"Adjustment: {p.name} gives {amount} to {to.name}{note}.")
-        deal.adjustments.append(action.to_json())
-        return self.followed_by(deal, action)
+                f"{game.name} is for {low} to {high} players dealt in, not {len(seats)}{why}.")
+        deal = game.start(self.setup, deal_totals(game, totals, seats))
+        return Table(self.setup, totals, deal, Chain((action,)), self.seq + 1, game=game,
+                     seats=seats, before_start=self)
+
+    def trimmed(self) -> Table:
+        """This table holding at most one deal before its own (``before_start``): the same
+        state, but the store's cache does not keep every deal of the night in memory. Undo
+        that reaches further back gets a table that only stands for the one before
+        (``exact`` False): ``stale`` says so, and the store replays it whole."""
+        prior = self.before_start
+        if prior is None or prior.before_start is None or prior.before_start.deal is None:
+            return self
+        anchor = copy.copy(prior)
+        deeper = prior.before_start
+        anchor.before_start = Table(self.setup, deeper.totals, seq=deeper.seq, exact=False)
+        anchor.checkpoint = None  # its checkpoints reach back through every deal before
+        twin = copy.copy(self)
+        twin.before_start = anchor
+        if twin.checkpoint is not None and twin.checkpoint.before_start is not anchor:
+            twin.checkpoint = None  # an undo replays from the anchor instead
+        return twin
+
+    def next_game(self, variant: str | None) -> Game:
+        """The game of the next deal: the one named, else the last deal's (R71)."""
+        if variant is None or variant == self.game.variant:
+            return self.game
+        try:
+            game = table_game(self.setup, variant)
+        except SetupError as err:
+            raise IllegalActionError(str(err)) from None
+        if self.game.whole_game:
+            raise IllegalActionError(
+                f"This table plays {self.game.name}, a whole game of its own: it stays with "
+                "it (R71).")
+        if game.whole_game:
+            raise IllegalActionError(
+                f"{game.name} is a whole game with its own chips: make a new table for it "
+                "(R71).")
+        return game
+
+    def game_choices(self) -> list[dict[str, Any]]:
+        """Every game the next deal may be (R71), with the house rules it reads and, where
+        it cannot be dealt now, the sentence why."""
+        out: list[dict[str, Any]] = []
+        totals = self.totals
+        for kind in all_games():
+            entry: dict[str, Any] = {"variant": kind.variant, "name": kind.name,
+                                     "current": kind.variant == self.game.variant}
+            try:
+                game = self.next_game(kind.variant)
+            except IllegalActionError as err:
+                if self.game.whole_game or kind.whole_game:
+                    continue  # never a choice here: not offered at all
+                entry["refusal"] = str(err)
+                out.append(entry)
+                continue
+            rules = game.rules.to_json()
+            entry["rules"] = {k: rules[k] for k in game.house_rules if k != "buy_in"}
+            low, high = game.players
+            count = len(dealt_in(game, totals))
+            if not low <= count <= high:
+                entry["refusal"] = (f"{game.name} is for {low} to {high} players dealt in, "
+                                    f"not {count}.")
+            out.append(entry)
+        return out
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is allowed now (pokerkit's ``can_x``)."""
@@ -260,30 +388,190 @@ class Table:
         return True
 
     def undo(self) -> Table:
-        """R8: take back the last action of the current deal, a showdown included."""
-        if self.deal is None or len(self.actions) <= 1:
-            raise IllegalActionError(
-                "Nothing to undo: the deal has just started."
-                if self.deal is not None else "Nothing to undo: no deal has started."
-            )
+        """R8: take back the last action of the current deal, a showdown included; R74: or
+        the last between-deal record, or a ``start_deal`` that is its deal's only record."""
+        if self.between:
+            table = self._next(between=self.between[:-1])
+            table.undone = describe(self.between[-1])
+            return table
+        if self.deal is None:
+            raise IllegalActionError("Nothing to undo: no deal has started.")
         last = self.actions[-1]
-        if self.before is not None:  # the deal before the last record is at hand
+        if len(self.actions) == 1:
+            if self.before_start is None:
+                raise IllegalActionError("Nothing to undo: the deal has just started.")
+            table = copy.copy(self.before_start)
+        elif self.before is not None:  # the deal before the last record is at hand
             kept = self.checkpoint
             if kept is not None and len(kept.actions) == len(self.actions) - 1:
                 kept = kept.checkpoint  # the table before was itself the checkpoint
-            return Table(self.setup, self.base, self.before, self.actions.without_last(),
-                         self.seq + 1, describe(last), game=self.game, checkpoint=kept)
-        # replay from the checkpoint (at most CHECKPOINT_EVERY records back), not the start
-        table = self.checkpoint or Table(self.setup, self.base, game=self.game)
-        since = self.actions.last(len(self.actions) - len(table.actions))
-        for action in since[:-1]:
-            table = table.apply(action)
-        return Table(self.setup, self.base, table.deal, table.actions, self.seq + 1,
-                     describe(last), game=self.game, checkpoint=table.checkpoint)
+            table = Table(self.setup, self.base, self.before, self.actions.without_last(),
+                          game=self.game, seats=self.seats, before_start=self.before_start,
+                          exact=self.exact, checkpoint=kept)
+        else:
+            # replay from the checkpoint (at most CHECKPOINT_EVERY records back), else from
+            # the table before the deal's start
+            start = self.checkpoint if self.checkpoint is not None else self.before_start
+            assert start is not None
+            table = start
+            done = len(table.actions) if self.checkpoint is not None else 0
+            for action in self.actions.last(len(self.actions) - done)[:-1]:
+                table = table.apply(action)
+            table = copy.copy(table)  # the checkpoint itself is shared: never changed
+        table.seq = self.seq + 1
+        table.undone = describe(last)
+        return table
 
     @property
     def stakes_per_card(self) -> bool:
         return self.game.stakes_per_card
+
+
+@functools.lru_cache(maxsize=256)
+def table_game(setup: TableSetup, variant: str) -> Game:
+    """``variant`` played with the table's house rules (R71): each game reads the rules it
+    uses; a rule the table left at its first game's default takes this game's default."""
+    if variant == setup.variant:
+        return game_for(variant, setup.rules)
+    first = HouseRules.for_game(game_class(setup.variant), {}).to_json()
+    given = {k: v for k, v in setup.rules.to_json().items() if first.get(k) != v}
+    return game_for(variant, HouseRules.for_game(game_class(variant), given))
+
+
+def dealt_in(game: Game, totals: Totals) -> tuple[int, ...]:
+    """The seats dealt into the next deal (R70): everyone in a whole game (R53: no chips
+    plays on for free), else every seated player with chips who is not sitting out."""
+    if game.whole_game:
+        return tuple(range(len(totals.names)))
+    away = set(totals.sitting_out)
+    return tuple(i for i, (name, stack) in enumerate(zip(totals.names, totals.stacks,
+                                                         strict=True))
+                 if stack > 0 and name not in away)
+
+
+def deal_totals(game: Game, totals: Totals, seats: tuple[int, ...]) -> Totals:
+    """The totals as the deal sees them: its players only, the button placed so that the
+    game's next dealer is the next player dealt in, clockwise (R73)."""
+    if len(seats) == len(totals.names):
+        return totals
+    n = len(totals.names)
+    nxt = next(s for step in range(1, n + 1)
+               if (s := (totals.button + step) % n) in seats)
+    return replace(
+        totals, stacks=tuple(totals.stacks[s] for s in seats),
+        buy_ins=tuple(totals.buy_ins[s] for s in seats),
+        names=tuple(totals.names[s] for s in seats),
+        button=(seats.index(nxt) - 1) % len(seats),
+    )
+
+
+def seat_index(totals: Totals, name: str | None, field: str = "player") -> int:
+    """The seat of ``name``, or a sentence saying why there is none (R9)."""
+    if name is None:
+        raise IllegalActionError(f"Say which player ({field}).")
+    for i, seated in enumerate(totals.names):
+        if seated.casefold() == name.casefold():
+            return i
+    if any(d.name.casefold() == name.casefold() for d in totals.departed):
+        raise IllegalActionError(f"{name} has left the table.")
+    raise IllegalActionError(f"There is no player called {name} at this table.")
+
+
+def between_deal(setup: TableSetup, game: Game, totals: Totals, action: Action,
+                 log: list[str]) -> Totals:
+    """The totals after one between-deal record (R70, R8), with a line for the log; or a
+    sentence saying why not."""
+    if action.type not in game.between_deal_actions:
+        raise IllegalActionError(game.between_deal_refusals.get(
+            action.type, f"{game.name} has no {action.type} between deals."))
+    if action.type == "seat":
+        return seat_player(setup, totals, action, log)
+    seat = seat_index(totals, action.player)
+    name = totals.names[seat]
+    stacks = list(totals.stacks)
+    if action.type in ("rebuy", "adjust"):
+        amount = action.amount
+        if not amount:
+            raise IllegalActionError(f"Say how many chips (amount) for the {action.type}.")
+        if action.type == "rebuy":
+            if stacks[seat] + amount > MAX_CHIPS:
+                raise IllegalActionError(f"{name}'s stack cannot go over {MAX_CHIPS:,}.")
+            stacks[seat] += amount
+            buy_ins = list(totals.buy_ins)
+            buy_ins[seat] += amount
+            log.append(f"{name} buys in for {amount} more.")
+            return replace(totals, stacks=tuple(stacks), buy_ins=tuple(buy_ins))
+        to = seat_index(totals, action.to, "to")
+        if to == seat:
+            raise IllegalActionError("An adjustment moves chips between two players.")
+        if amount > stacks[seat]:
+            raise IllegalActionError(
+                f"{name} has only {stacks[seat]} chips, not {amount}, to give back.")
+        if stacks[to] + amount > MAX_CHIPS:
+            raise IllegalActionError(f"{totals.names[to]}'s stack cannot go over {MAX_CHIPS:,}.")
+        stacks[seat] -= amount
+        stacks[to] += amount
+        note = f" ({action.note})" if action.note else ""
+        log.append(f"Adjustment: {name} gives {amount} to {totals.names[to]}{note}.")
+        return replace(totals, stacks=tuple(stacks))
+    if action.type == "sit_out":
+        if name in totals.sitting_out:
+            raise IllegalActionError(f"{name} is already sitting out.")
+        log.append(f"{name} sits out.")
+        return replace(totals, sitting_out=(*totals.sitting_out, name))
+    if action.type == "sit_in":
+        if name not in totals.sitting_out:
+            raise IllegalActionError(f"{name} is not sitting out.")
+        log.append(f"{name} is back in.")
+        return replace(totals, sitting_out=tuple(n for n in totals.sitting_out if n != name))
+    # leave: the whole stack is cashed out and the seat goes (R70)
+    gone = Departure(name, totals.buy_ins[seat], stacks[seat], totals.deal_number)
+    log.append(f"{name} cashes out {stacks[seat]} and leaves the table.")
+    button = totals.button - 1 if seat <= totals.button else totals.button
+    return replace(
+        totals, stacks=_without(totals.stacks, seat), buy_ins=_without(totals.buy_ins, seat),
+        names=_without(totals.names, seat), button=button,
+        sitting_out=tuple(n for n in totals.sitting_out if n != name),
+        departed=(*totals.departed, gone),
+    )
+
+
+def seat_player(setup: TableSetup, totals: Totals, action: Action, log: list[str]) -> Totals:
+    """R70: a new player sits after ``after`` (clockwise), with ``stack`` chips (the buy-in
+    when not given); a name nobody at this table has ever had."""
+    name = " ".join((action.player or "").split())
+    if not name:
+        raise IllegalActionError("Say the new player's name (player).")
+    if len(name) > MAX_NAME:
+        raise IllegalActionError(f"A player's name has at most {MAX_NAME} characters.")
+    ever = [*totals.names, *(d.name for d in totals.departed)]
+    if name.casefold() in (n.casefold() for n in ever):
+        raise IllegalActionError(
+            f"Someone called {name} has already sat at this table: give the new player a "
+            f"different name, such as {name} 2.")
+    stack = setup.rules.buy_in if action.stack is None else action.stack
+    if stack <= 0:
+        raise IllegalActionError(f"{name} needs a stack of at least 1 chip to sit down.")
+    if action.after is None:
+        seat = len(totals.names)
+    else:
+        seat = seat_index(totals, action.after, "after") + 1
+    button = totals.button + 1 if seat <= totals.button else totals.button
+    where = f" after {totals.names[seat - 1]}" if totals.names and seat else ""
+    log.append(f"{name} sits down{where} with {stack}.")
+    return replace(
+        totals, stacks=_with(totals.stacks, seat, stack),
+        buy_ins=_with(totals.buy_ins, seat, stack), names=_with(totals.names, seat, name),
+        button=button,
+    )
+
+
+def _without(values: tuple[Any, ...], i: int) -> tuple[Any, ...]:
+    return values[:i] + values[i + 1:]
+
+
+def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i:])
 
 
 def describe(action: Action) -> str:

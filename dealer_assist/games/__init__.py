@@ -39,7 +39,11 @@ class Game(GameRules):
     stakes_per_card: ClassVar[bool] = False  # R24: every card bought is a betting seat
     keeps_kings_pot: ClassVar[bool] = False  # R22: antes to a pot that carries between deals
     one_pot: ClassVar[bool] = False  # R55: the winner takes every chip bet, no side pots
-    between_deal_actions: ClassVar[tuple[str, ...]] = ("rebuy", "adjust")
+    between_deal_actions: ClassVar[tuple[str, ...]] = (
+        "rebuy", "adjust", "seat", "leave", "sit_out", "sit_in")
+    # R71: a whole game with its own chips and deals; a table made for it stays with it,
+    # and every seated player plays every deal of it
+    whole_game: ClassVar[bool] = False
     between_deal_refusals: ClassVar[Mapping[str, str]] = {}  # why an action is not offered
     deal_word: ClassVar[str] = "Deal"  # what one deal is called: "Deal 3"
     deals_per_game: ClassVar[int | None] = None  # a game of a fixed number of deals
@@ -63,6 +67,7 @@ class Game(GameRules):
             "stakes_per_card": cls.stakes_per_card, "keeps_kings_pot": cls.keeps_kings_pot,
             "one_pot": cls.one_pot,
             "between_deal_actions": list(cls.between_deal_actions),
+            "whole_game": cls.whole_game,
             "deal_word": cls.deal_word, "deals_per_game": cls.deals_per_game,
             "state_fields": list(cls.state_fields),
             "history_charts": list(cls.history_charts),
@@ -71,6 +76,11 @@ class Game(GameRules):
     # ------------------------------------------------- what the state shows
     def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
         """The game's own fields of the state (``state_fields``)."""
+
+    @classmethod
+    def waiting_state(cls, state: dict[str, Any], totals: Totals, playing: Game) -> None:
+        """What this game keeps at the table while ``playing`` is dealt (R72), in the
+        state."""
 
     def player_fields(self, deal: Deal, p: Player, *, dealer: bool, shown: bool
                       ) -> dict[str, Any]:
@@ -262,7 +272,8 @@ class Game(GameRules):
         dealer = self.next_dealer(totals)
         players = [
             Player(name=name, seat=i, stack=stack)
-            for i, (name, stack) in enumerate(zip(setup.players, totals.stacks, strict=True))
+            for i, (name, stack) in enumerate(zip(totals.names or setup.players, totals.stacks,
+                                                  strict=True))
         ]
         deal = Deal(
             game=self, rules=self.rules, players=players, dealer=dealer,

@@ -315,6 +315,13 @@ class KingsPot(Game):
             state["kings_hand"] = list(deal.kings_hand) if deal.result else []
         state["kings_pot"] = deal.kings_pot if deal else totals.kings_pot
 
+    @classmethod
+    def waiting_state(cls, state: dict[str, Any], totals: Totals, playing: Game) -> None:
+        # R72: the king's pot is the table's; through other games it waits, untouched
+        if not playing.keeps_kings_pot and totals.kings_pot:
+            state["kings_pot_waiting"] = totals.kings_pot
+            state["kings_pot_words"] = f"King's pot waiting: {totals.kings_pot}"
+
     def player_fields(self, deal: Deal, p: Player, *, dealer: bool, shown: bool
                       ) -> dict[str, Any]:
         live = deal.live_stakes(p)

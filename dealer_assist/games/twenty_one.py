@@ -407,7 +407,11 @@ class TwentyOneHandHoldem(Game):
     layout: ClassVar[Layout] = BOARD_LAYOUT
     between_deal_actions = ("adjust",)
     between_deal_refusals: ClassVar[Mapping[str, str]] = {
-        "rebuy": "21 Hand Hold'em has no buying in (R50)."}
+        "rebuy": "21 Hand Hold'em has no buying in (R50).",
+        **{kind: "21 Hand Hold'em is one game of 21 hands for the players it started with: "
+                 "nobody joins, leaves or sits out until it is over (R50, R71)."
+           for kind in ("seat", "leave", "sit_out", "sit_in")}}
+    whole_game = True
     deal_word = "Hand"
     deals_per_game = HANDS_PER_GAME
     state_fields = ("bank", "hand_number", "hands_left", "blind")

@@ -31,11 +31,11 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from dealer_assist.core.actions import Action
+from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
 from dealer_assist.core.table import Table, TableSetup, describe
-from dealer_assist.games.registry import game_class, game_for
+from dealer_assist.games.registry import all_games, game_class, game_for
 from dealer_assist.services import storage
 from dealer_assist.services.ledger import settle
 
@@ -43,7 +43,7 @@ NIGHT_GAP = timedelta(hours=6)
 EXPORT_FORMAT = "dealer-assist table"
 EXPORT_VERSION = 1
 MAX_IMPORT_ACTIONS = 200_000  # about 5,000 deals: far beyond any home game's table
-BETWEEN_DEALS = ("rebuy", "adjust")
+BETWEEN_DEALS = BETWEEN_DEAL_TYPES
 
 
 # a file that cannot be imported: the message is a sentence for the host
@@ -69,7 +69,7 @@ def read_table(db: Database, table_id: str) -> Stored | None:
         row = storage.table_row(db, table_id)
         if row is None:
             return None
-        deals = storage.list_deals(db, table_id)
+        deals = storage.list_deals(db, table_id, taken_back=False)
         records = [
             {"seq": r["seq"], "deal": r["deal_number"], "time": r["created"],
              "action": json.loads(r["record_json"])}
@@ -79,7 +79,8 @@ def read_table(db: Database, table_id: str) -> Stored | None:
         ]
         bases = {
             number: Totals.from_json(json.loads(text)) for number, text in db.execute(
-                "SELECT number, base_json FROM deals WHERE table_id = ?", [table_id])
+                "SELECT number, base_json FROM deals WHERE table_id = ?"
+                " AND taken_back IS NULL", [table_id])
         }
     return Stored(table_id, row, storage.setup_of(row), deals, records, bases)
 
@@ -97,14 +98,34 @@ def effective(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def current_table(stored: Stored) -> Table:
-    """The table now: the last deal's records replayed on its base (as storage.load_table)."""
-    if not stored.deals:
-        return Table.from_setup(stored.setup)
-    last = stored.deals[-1]
-    records = [Action.from_json(r["action"]) for r in stored.records
-               if r["seq"] >= last["start_seq"]]
-    return Table.replay(stored.setup, stored.bases[last["number"]], records,
-                        seq=last["start_seq"] - 1)
+    """The table now, replayed as storage.load_table replays it."""
+    rows = [(d["start_seq"], stored.bases[d["number"]]) for d in reversed(stored.deals[-2:])]
+
+    def records_since(seq: int) -> list[Action]:
+        return [Action.from_json(r["action"]) for r in stored.records if r["seq"] >= seq]
+
+    return storage.replay_latest(stored.setup, rows, records_since)
+
+
+def everyone(stored: Stored, now: Table) -> list[str]:
+    """Everyone who ever sat at the table, in the order they first sat (R70)."""
+    names = list(stored.setup.players)
+    for base in [*(stored.bases[d["number"]] for d in stored.deals), now.totals]:
+        for name in (*base.names, *(d.name for d in base.departed)):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def seated_stacks(totals: Totals, names: list[str]) -> dict[str, int]:
+    """Everyone's chips at the table: 0 for who is not seated (not yet, or gone)."""
+    stacks = dict(zip(totals.names, totals.stacks, strict=True))
+    return {name: stacks.get(name, 0) for name in names}
+
+
+def deal_variant(stored: Stored, deal: dict[str, Any]) -> str:
+    """The game a deal was (R71); deals stored before dealer's choice are the table's."""
+    return deal.get("variant") or stored.setup.variant
 
 
 def totals_after(stored: Stored, now: Table) -> dict[int, Totals]:
@@ -130,7 +151,24 @@ def entry_out(record: dict[str, Any]) -> dict[str, Any]:
     if action["type"] == "adjust":
         out["to"] = action.get("to")
         out["note"] = action.get("note")
+    if action["type"] == "seat":
+        out["amount"] = action.get("stack")
+        out["after"] = action.get("after")
     return out
+
+
+def with_cash_outs(entries: dict[int, list[dict[str, Any]]], stored: Stored, now: Table
+                   ) -> None:
+    """A leave's entry gets the chips cashed out, as the totals after it recorded them."""
+    cashed: dict[str, int] = {}
+    for base in [*stored.bases.values(), now.totals]:
+        for gone in base.departed:
+            cashed[gone.name] = gone.cashed_out
+    for deal_entries in entries.values():
+        for e in deal_entries:
+            if e["type"] == "leave":
+                e["amount"] = cashed.get(e["player"] or "", 0)
+            e["words"] = entry_words(e)
 
 
 def between_deal_entries(stored: Stored) -> dict[int, list[dict[str, Any]]]:
@@ -165,7 +203,7 @@ def group_nights(deals: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def result_words(deal: dict[str, Any], variant: str) -> str:
-    """One sentence for a deal's result, as the history lists it."""
+    """One sentence for a deal's result, as the history lists it (``variant``: the deal's)."""
     result = deal["result"]
     if result is None:
         return "In play." if deal["finished"] is None else "No result."
@@ -178,20 +216,23 @@ def table_history(stored: Stored) -> dict[str, Any]:
     now = current_table(stored)
     after = totals_after(stored, now)
     entries = between_deal_entries(stored)
+    with_cash_outs(entries, stored, now)
     setup = stored.setup
     game = game_class(setup.variant)
+    names = everyone(stored, now)
     deals = []
     for deal in stored.deals:
         number = deal["number"]
         base = stored.bases[number]
         totals = after.get(number)
+        variant = deal_variant(stored, deal)
         out = {
             **deal,
+            "variant": variant, "variant_name": game_class(variant).name,
             "in_play": totals is None,
-            "words": result_words(deal, setup.variant),
-            "stacks_before": dict(zip(setup.players, base.stacks, strict=True)),
-            "stacks_after": (dict(zip(setup.players, totals.stacks, strict=True))
-                             if totals is not None else None),
+            "words": result_words(deal, variant),
+            "stacks_before": seated_stacks(base, names),
+            "stacks_after": seated_stacks(totals, names) if totals is not None else None,
             "entries": entries[number],
         }
         if "bank" in game.state_fields:
@@ -200,14 +241,17 @@ def table_history(stored: Stored) -> dict[str, Any]:
     history: dict[str, Any] = {
         "id": stored.table_id, "name": setup.name, "variant": setup.variant,
         "variant_name": game.name, "created": stored.row["created"],
-        "players": list(setup.players),
-        "starting_stacks": dict(zip(setup.players, setup.stacks, strict=True)),
+        "players": names,  # everyone who ever sat (R70)
+        "starting_stacks": {name: dict(zip(setup.players, setup.stacks, strict=True)).get(
+            name, 0) for name in names},
+        "games": sorted({d["variant"] for d in deals}, key=[g.variant for g in all_games()]
+                        .index),
         "night_gap_hours": NIGHT_GAP.total_seconds() / 3600,
         "nights": group_nights(stored.deals),
         "deals": deals,
         "ledger": table_ledger(stored, now),
     }
-    if game.keeps_kings_pot:
+    if any(game_class(v).keeps_kings_pot for v in {setup.variant, *history["games"]}):
         history["kings_pot"] = now.totals.kings_pot if now.deal_over else now.base.kings_pot
     if game.deals_per_game is not None:
         last = stored.deals[-1]["result"] if stored.deals else None
@@ -227,16 +271,21 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
     settled = now.totals if now.deal_over else now.base
     in_play = None if now.deal_over else now.deal.totals.deal_number if now.deal else None
     setup = stored.setup
-    buy_ins = settled.buy_ins or setup.stacks
-    entries = [e for deal_entries in between_deal_entries(stored).values()
+    by_deal = between_deal_entries(stored)
+    with_cash_outs(by_deal, stored, now)
+    entries = [e for deal_entries in by_deal.values()
                for e in deal_entries if in_play is None or e["deal"] < in_play]
+    gone = {d.name: d for d in settled.departed}
     players: list[dict[str, Any]] = []
-    for seat, name in enumerate(setup.players):
-        listed = [{"type": "start", "amount": setup.stacks[seat], "deal": None, "seq": None,
-                   "time": stored.row["created"]}]
-        listed += [{"type": "rebuy", "amount": e["amount"], "deal": e["deal"], "seq": e["seq"],
-                    "time": e["time"]} for e in entries
-                   if e["type"] == "rebuy" and e["player"] == name]
+    for name in everyone(stored, now):
+        if name not in gone and name not in settled.names:
+            continue  # seated during the deal in play: the ledger is as before it
+        listed = [{"type": "start", "amount": stack, "deal": None, "seq": None,
+                   "time": stored.row["created"]}
+                  for n, stack in zip(setup.players, setup.stacks, strict=True) if n == name]
+        listed += [{"type": "late" if e["type"] == "seat" else "rebuy", "amount": e["amount"],
+                    "deal": e["deal"], "seq": e["seq"], "time": e["time"]} for e in entries
+                   if e["type"] in ("rebuy", "seat") and e["player"] == name]
         adjustments = []
         for e in entries:
             if e["type"] != "adjust" or name not in (e["player"], e["to"]):
@@ -245,10 +294,20 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
             adjustments.append({"deal": e["deal"], "seq": e["seq"], "time": e["time"],
                                 "amount": -e["amount"] if gives else e["amount"],
                                 "with": e["to"] if gives else e["player"], "note": e["note"]})
+        cash_outs = [{"amount": e["amount"], "deal": e["deal"], "seq": e["seq"],
+                      "time": e["time"]} for e in entries
+                     if e["type"] == "leave" and e["player"] == name]
+        if name in gone:  # settled by their net at leaving (R70)
+            left = gone[name]
+            bought, stack, net = left.bought_in, 0, left.cashed_out - left.bought_in
+        else:
+            seat = settled.names.index(name)
+            bought, stack = settled.buy_ins[seat], settled.stacks[seat]
+            net = stack - bought
         players.append({
-            "name": name, "buy_ins": listed, "bought_in": buy_ins[seat],
-            "stack": settled.stacks[seat], "net": settled.stacks[seat] - buy_ins[seat],
-            "adjustments": adjustments,
+            "name": name, "buy_ins": listed, "bought_in": bought, "stack": stack, "net": net,
+            "adjustments": adjustments, "cash_outs": cash_outs, "left": name in gone,
+            "cashed_out": gone[name].cashed_out if name in gone else 0,
         })
     started_with = game_for(setup.variant, setup.rules).initial_totals(setup)
     on_table = {
@@ -269,6 +328,8 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
         "fewest": settlement.optimal,
         "rebuys": [e for e in entries if e["type"] == "rebuy"],
         "adjustments": [e for e in entries if e["type"] == "adjust"],
+        "late_buy_ins": [e for e in entries if e["type"] == "seat"],
+        "cash_outs": [e for e in entries if e["type"] == "leave"],
     }
 
 
@@ -282,9 +343,11 @@ def replay_deal(stored: Stored, number: int, *, dealer: bool,
     deal = next((d for d in stored.deals if d["number"] == number), None)
     if deal is None:
         return None
-    table = Table(stored.setup, stored.bases[number], seq=deal["start_seq"] - 1)
+    table = Table.replay(stored.setup, stored.bases[number], (), seq=deal["start_seq"] - 1)
     steps = []
-    for record in (r for r in stored.records if r["deal"] == number):
+    # from its start: a start_deal that was undone before it (R74) is not this deal's
+    for record in (r for r in stored.records
+                   if r["deal"] == number and r["seq"] >= deal["start_seq"]):
         action = Action.from_json(record["action"])
         logged = len(table.deal.log) if table.deal and action.type != "start_deal" else 0
         table = table.apply(action)
@@ -292,7 +355,8 @@ def replay_deal(stored: Stored, number: int, *, dealer: bool,
         if action.type == "undo":
             label = f"Undo: {table.undone}."
         else:
-            new_lines = table.deal.log[logged:]
+            new_lines = table.deal.log[logged:] + list(table.between_log[-1:]
+                                                       if action.type in BETWEEN_DEALS else [])
             # the log is in the public state already; describe() never names a hidden card
             label = " ".join(new_lines) if new_lines else describe(action).capitalize() + "."
         shown = mask(record) if mask and not dealer else record
@@ -318,13 +382,16 @@ def deals_csv(stored: Stored) -> str:
     """One row per deal: number, started, finished, dealer, winners, winning lines, each
     player's payout, the king's pot after it (empty where the game has none), and the rebuys and
     adjustments that followed it."""
-    players = list(stored.setup.players)
+    now = current_table(stored)
+    players = everyone(stored, now)
     entries = between_deal_entries(stored)
+    with_cash_outs(entries, stored, now)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([csv_cell(c) for c in (
         ["number", "started", "finished", "dealer", "winners", "winning_lines"]
-        + [f"payout {name}" for name in players] + ["kings_pot_after", "between_deals"])])
+        + [f"payout {name}" for name in players] + ["kings_pot_after", "between_deals",
+                                                      "game"])])
     for deal in stored.deals:
         result = deal["result"] or {}
         payouts = result.get("payouts", {})
@@ -332,7 +399,8 @@ def deals_csv(stored: Stored) -> str:
         row = [deal["number"], deal["started"], deal["finished"] or "", deal["dealer"] or "",
                " ".join(result.get("winners") or []), " ".join(result.get("winning_lines") or []),
                *[payouts.get(name, 0) for name in players],
-               "" if deal["kings_pot_after"] is None else deal["kings_pot_after"], notes]
+               "" if deal["kings_pot_after"] is None else deal["kings_pot_after"], notes,
+               game_class(deal_variant(stored, deal)).name]
         writer.writerow([csv_cell(c) for c in row])
     return out.getvalue()
 
@@ -340,6 +408,13 @@ def deals_csv(stored: Stored) -> str:
 def entry_words(entry: dict[str, Any]) -> str:
     if entry["type"] == "rebuy":
         return f"{entry['player']} buys in for {entry['amount']} more"
+    if entry["type"] == "seat":
+        where = f" after {entry['after']}" if entry.get("after") else ""
+        return f"{entry['player']} sits down{where} with {entry['amount']}"
+    if entry["type"] == "leave":
+        return f"{entry['player']} cashes out {entry['amount']} and leaves"
+    if entry["type"] in ("sit_out", "sit_in"):
+        return f"{entry['player']} " + ("sits out" if entry["type"] == "sit_out" else "is back in")
     note = f" ({entry['note']})" if entry.get("note") else ""
     return f"Adjustment: {entry['player']} gives {entry['amount']} to {entry['to']}{note}"
 
@@ -411,7 +486,6 @@ def rebuild(data: Any) -> Rebuilt:
     if not isinstance(records, list) or len(records) > MAX_IMPORT_ACTIONS:
         raise ImportRefused(f"actions must be a list of at most {MAX_IMPORT_ACTIONS:,} "
                             "records.")
-    kings = game_class(setup.variant).keeps_kings_pot
     table = Table.from_setup(setup)
     actions: list[dict[str, Any]] = []
     deals: list[dict[str, Any]] = []
@@ -431,23 +505,31 @@ def rebuild(data: Any) -> Rebuilt:
             kind = record["action"].get("type") if isinstance(record["action"], dict) else None
             raise ImportRefused(f"{where} ({str(kind)[:20]}) cannot be replayed: {err}"
                                 ) from None
-        deal = table.deal
-        assert deal is not None and table.seq == index
-        number = deal.totals.deal_number
+        assert table.seq == index
+        number = storage.record_deal_number(before, table, action)
         if "deal" in record and record["deal"] != number:
             raise ImportRefused(f"{where} says deal {str(record['deal'])[:20]}, but replaying "
                                 f"puts it in deal {number}.")
         actions.append({"seq": index, "deal_number": number,
                         "record_json": json.dumps(action.to_json()), "created": stamp})
         if action.type == "start_deal":
+            if deals and deals[-1]["number"] == number:  # taken back before (R74)
+                deals.pop()
             deals.append({"number": number, "start_seq": index,
                           "base_json": json.dumps(before.totals.to_json()), "started": stamp,
-                          "finished": None})
+                          "finished": None, "variant": table.game.variant, "taken_back": None,
+                          "dealer": None, "result_json": None, "kings_pot_after": None})
+        if action.type == "undo" and before.lone_start:
+            deals[-1]["taken_back"] = 1  # the start was undone (R74)
+            continue
+        deal = table.deal
+        if deal is None:
+            continue
         row = deals[-1]
         row["dealer"] = deal.players[deal.dealer].name
         row["result_json"] = json.dumps(deal.result) if deal.result is not None else None
         row["finished"] = (row["finished"] or stamp) if table.deal_over else None
-        row["kings_pot_after"] = table.totals.kings_pot if kings else None
+        row["kings_pot_after"] = table.totals.kings_pot if table.game.keeps_kings_pot else None
     check_deals(data.get("deals"), deals)
     return Rebuilt(setup, table_created(data.get("table")), actions, deals)
 
@@ -465,6 +547,7 @@ def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
     """The file's own list of deals, where it has one, must be what replaying gives."""
     if claimed is None:
         return
+    deals = [d for d in deals if not d["taken_back"]]
     if not isinstance(claimed, list) or len(claimed) != len(deals):
         raise ImportRefused(f"The file lists {len(claimed) if isinstance(claimed, list) else 0}"
                             f" deals, but its records make {len(deals)}.")
@@ -472,6 +555,7 @@ def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
         if not isinstance(theirs, dict):
             raise ImportRefused("Each of the file's deals must be a JSON object.")
         replayed = {"number": mine["number"], "dealer": mine["dealer"],
+                    "variant": mine["variant"],
                     "start_seq": mine["start_seq"],
                     "result": json.loads(mine["result_json"]) if mine["result_json"] else None,
                     "kings_pot_after": mine["kings_pot_after"]}

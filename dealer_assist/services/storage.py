@@ -31,7 +31,7 @@ from sqlite_utils import Database
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import StaleTableError as StaleTableError  # its old home
-from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.core.table import Table, TableSetup, describe
 
 MAX_TABLE_ID = 64  # ids are 8 characters; anything much longer is no table
 BUSY_TIMEOUT_SECONDS = 15.0  # how long a writer waits for another writer's lock
@@ -199,9 +199,19 @@ def _schema_2(db: Database) -> None:
         )""")
 
 
+def _schema_3(db: Database) -> None:
+    """Dealer's choice (R71): each deal keeps its own game; older deals are the table's.
+    R74: a deal whose lone start_deal was undone keeps its row, marked ``taken_back``, until
+    the next start_deal takes the number again."""
+    db.execute("ALTER TABLE deals ADD COLUMN variant TEXT")
+    db.execute("UPDATE deals SET variant = (SELECT variant FROM tables WHERE id = table_id)")
+    db.execute("ALTER TABLE deals ADD COLUMN taken_back INTEGER")
+
+
 MIGRATIONS: list[tuple[str, Callable[[Database], None]]] = [
     ("tables, actions and deals", _schema_1),
     ("dealer devices: tokens and pairing codes", _schema_2),
+    ("each deal's game", _schema_3),
 ]
 
 
@@ -270,7 +280,7 @@ def list_tables(db: Database) -> list[dict[str, Any]]:
     """Every table, newest first: id, name, variant, created and the number of deals."""
     return list(db.query("""
         SELECT t.id, t.name, t.variant, t.created, COUNT(d.number) AS deals
-        FROM tables t LEFT JOIN deals d ON d.table_id = t.id
+        FROM tables t LEFT JOIN deals d ON d.table_id = t.id AND d.taken_back IS NULL
         GROUP BY t.id ORDER BY t.created DESC, t.rowid DESC"""))
 
 
@@ -283,24 +293,66 @@ def setup_of(row: dict[str, Any]) -> TableSetup:
     return TableSetup.from_json(json.loads(row["setup_json"]))
 
 
+def replay_latest(
+    setup: TableSetup, rows: list[tuple[int, Totals]],
+    records_since: Callable[[int], list[Action]],
+) -> Table:
+    """The table now, from the last deal's row (``rows``: the last two deals' start seqs and
+    base totals, newest first): its base totals, then its records replayed (undo records
+    included).
+
+    Undo may reach back past a deal's start (R74). Where the table so replayed only stands
+    for the table it should be (``Table.stale``: it does not know the deal before, or its
+    between-deal records), it is replayed again with the records that still count (an undo
+    takes back the last record that counts, at any depth: the stack of ``Table.undo``), from
+    the same row and then from the one before, until it is whole (``Table.trimmed``)."""
+    def row(i: int) -> tuple[int, Totals | None]:
+        return rows[i] if i < len(rows) else (1, None)
+
+    start_seq, base = row(0)
+    table = Table.replay(setup, base, records_since(start_seq), seq=start_seq - 1)
+    for i in range(len(rows) + 1):
+        if not table.stale:
+            break
+        start_seq, base = row(i)
+        records = records_since(start_seq)
+        kept: list[Action] = []
+        undone: Action | None = None
+        for action in records:
+            if action.type == "undo":
+                undone = kept.pop()
+            else:
+                kept.append(action)
+                undone = None
+        table = Table.replay(setup, base, kept, seq=start_seq - 1)
+        table.seq = start_seq - 1 + len(records)
+        table.undone = describe(undone) if undone is not None else None
+    return table
+
+
 def load_table(db: Database, setup: TableSetup, table_id: str) -> Table:
-    """The table as its records leave it: the last deal's base totals, then that deal's
-    records replayed (undo records included). Call inside a transaction."""
-    deal = db.execute(
-        "SELECT start_seq, base_json FROM deals WHERE table_id = ? ORDER BY number DESC LIMIT 1",
-        [table_id],
-    ).fetchone()
-    if deal is None:
-        return Table.from_setup(setup)
-    start_seq, base_json = deal
-    records = [
-        Action.from_json(json.loads(text)) for (text,) in db.execute(
+    """The table as its records leave it (:func:`replay_latest`). Call inside a
+    transaction."""
+    rows = [(start_seq, Totals.from_json(json.loads(base_json)))
+            for start_seq, base_json in db.execute(
+                "SELECT start_seq, base_json FROM deals WHERE table_id = ?"
+                " AND taken_back IS NULL ORDER BY number DESC LIMIT 2", [table_id])]
+
+    def records_since(seq: int) -> list[Action]:
+        return [Action.from_json(json.loads(text)) for (text,) in db.execute(
             "SELECT record_json FROM actions WHERE table_id = ? AND seq >= ? ORDER BY seq",
-            [table_id, start_seq],
-        )
-    ]
-    return Table.replay(setup, Totals.from_json(json.loads(base_json)), records,
-                        seq=start_seq - 1)
+            [table_id, seq])]
+
+    return replay_latest(setup, rows, records_since)
+
+
+def record_deal_number(before: Table, after: Table, action: Action) -> int:
+    """The deal a record is stored under: the deal in play, or the one whose end it follows
+    (0 before the first); an undo of a lone ``start_deal`` goes with that start (R74)."""
+    if action.type == "undo" and before.lone_start:
+        assert before.deal is not None
+        return before.deal.totals.deal_number
+    return after.deal.totals.deal_number if after.deal is not None else 0
 
 
 def append_action(
@@ -309,10 +361,9 @@ def append_action(
     """Store ``action``, which took ``before`` to ``after``, and bring the deal's row up to
     date. Call inside :func:`write_transaction`; raises :class:`StaleTableError` if the seq
     is taken."""
-    deal = after.deal
-    assert deal is not None and after.seq == before.seq + 1
+    assert after.seq == before.seq + 1
     stamp = now()
-    number = deal.totals.deal_number
+    number = record_deal_number(before, after, action)
     try:
         db.execute(
             "INSERT INTO actions (table_id, seq, deal_number, record_json, created)"
@@ -320,13 +371,26 @@ def append_action(
             [table_id, after.seq, number, json.dumps(action.to_json()), stamp],
         )
         if action.type == "start_deal":
-            db.execute(
-                "INSERT INTO deals (table_id, number, start_seq, base_json, started)"
-                " VALUES (?, ?, ?, ?, ?)",
-                [table_id, number, after.seq, json.dumps(before.totals.to_json()), stamp],
+            db.execute(  # a number taken back (R74) is taken again by the next start
+                "INSERT INTO deals (table_id, number, start_seq, base_json, started, variant)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE SET"
+                " start_seq = excluded.start_seq, base_json = excluded.base_json,"
+                " started = excluded.started, variant = excluded.variant, dealer = NULL,"
+                " finished = NULL, result_json = NULL, kings_pot_after = NULL,"
+                " taken_back = NULL WHERE deals.taken_back = 1",
+                [table_id, number, after.seq, json.dumps(before.totals.to_json()), stamp,
+                 after.game.variant],
             )
     except sqlite3.IntegrityError as err:
         raise StaleTableError(str(err)) from None
+    if action.type == "undo" and before.lone_start:
+        # the deal never was (R74): its row is marked, its two records stay in the actions
+        db.execute("UPDATE deals SET taken_back = 1 WHERE table_id = ? AND number = ?",
+                   [table_id, number])
+        return
+    deal = after.deal
+    if deal is None:
+        return  # between deals before the first: no deal row to bring up to date
     kings = after.game.keeps_kings_pot
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
@@ -344,15 +408,19 @@ def _deal_out(row: dict[str, Any]) -> dict[str, Any]:
         "number": row["number"], "dealer": row["dealer"], "started": row["started"],
         "finished": row["finished"], "start_seq": row["start_seq"],
         "result": json.loads(row["result_json"]) if row["result_json"] else None,
-        "kings_pot_after": row["kings_pot_after"],
+        "kings_pot_after": row["kings_pot_after"], "variant": row.get("variant"),
+        **({"taken_back": True} if row.get("taken_back") else {}),
     }
 
 
-def list_deals(db: Database, table_id: str) -> list[dict[str, Any]]:
-    """The table's deals in order: number, dealer, started, finished, start_seq, result and
-    kings_pot_after (None where the game has no king's pot)."""
+def list_deals(db: Database, table_id: str, *, taken_back: bool = True
+               ) -> list[dict[str, Any]]:
+    """The table's deals in order: number, dealer, started, finished, start_seq, result,
+    kings_pot_after (None where the game has no king's pot) and variant; a deal whose start
+    was undone (R74) is marked ``taken_back`` (left out when ``taken_back`` is False)."""
+    where = "" if taken_back else " AND taken_back IS NULL"
     return [_deal_out(row) for row in db.query(
-        "SELECT * FROM deals WHERE table_id = ? ORDER BY number", [table_id])]
+        f"SELECT * FROM deals WHERE table_id = ?{where} ORDER BY number", [table_id])]
 
 
 def deal_base(db: Database, table_id: str, number: int) -> Totals | None:
@@ -454,7 +522,7 @@ class TableStore:
         with self._lock:
             cached = self._cache.get(table_id)
             if cached is None or cached.seq <= table.seq:
-                self._cache[table_id] = table
+                self._cache[table_id] = table.trimmed()  # a night is not all kept in memory
 
     def load(self, db: Database, table_id: str) -> Table | None:
         """The table now, or None if there is no such table."""
@@ -507,6 +575,8 @@ class TableStore:
                     action = before.prepare(body)
                     after = before.apply(action)
                     append_action(db, table_id, before, after, action)
+                    if after.stale:
+                        after = load_table(db, setup, table_id)  # see replay_latest
             except StaleTableError:
                 if expect_seq is not None or attempt == 2:
                     raise

@@ -77,7 +77,7 @@ def svg_open(chart_id: str, title: str, desc: str, height: float, width: int) ->
 def line_chart(
     chart_id: str, title: str, xs: Sequence[int], series: Sequence[tuple[str, Sequence[int]]],
     x_name: str, *, x_labels: Sequence[str] | None = None, legend: bool = False,
-    from_zero: bool = True, width: int = WIDTH,
+    from_zero: bool = True, width: int = WIDTH, x_notes: Sequence[str] | None = None,
 ) -> str:
     """Lines over ``xs`` (deal numbers), one per series ``(name, values)``; a legend under the
     plot when ``legend`` (each name with its last value). ``from_zero``: the y axis starts at 0
@@ -132,6 +132,7 @@ def line_chart(
     out.append(f'<text x="{MARGIN_LEFT + plot_w / 2:.1f}" y="{MARGIN_TOP + PLOT_HEIGHT + 38}" '
                f'font-size="13" text-anchor="middle" fill="{MUTED}">{esc(x_name)}</text>')
     dots = len(xs) <= 30
+    notes = list(x_notes) if x_notes is not None else [""] * len(xs)
     for index, (name, vs) in enumerate(series):
         stroke, dash = colour(index)
         points = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in zip(xs, vs, strict=False))
@@ -140,10 +141,10 @@ def line_chart(
                    f' stroke-linejoin="round" stroke-linecap="round"{dash_attr} '
                    f'data-series="{esc(name)}"/>')
         if dots:
-            for x, v in zip(xs, vs, strict=False):
+            for x, v, note in zip(xs, vs, notes, strict=False):
                 out.append(f'<circle cx="{px(x):.1f}" cy="{py(v):.1f}" r="3.5" fill="{stroke}">'
-                           f"<title>{esc(name)}: {v:,} after {esc(x_name.lower())} {x}</title>"
-                           "</circle>")
+                           f"<title>{esc(name)}: {v:,} after {esc(x_name.lower())} {x}"
+                           f"{esc(note)}</title></circle>")
     base_y = MARGIN_TOP + PLOT_HEIGHT + AXIS_SPACE + 12
     for (row, left), (index, (name, vs)) in zip(legend_rows, enumerate(series), strict=False):
         stroke, dash = colour(index)
@@ -218,7 +219,9 @@ def finished_points(history: dict[str, Any]) -> list[dict[str, Any]]:
 def kings_pot_chart(history: dict[str, Any], width: int = WIDTH) -> str:
     deals = finished_points(history)
     xs = [0] + [d["number"] for d in deals]
-    values = [0] + [d["kings_pot_after"] or 0 for d in deals]
+    values = [0]
+    for d in deals:  # a deal of another game leaves the king's pot as it was (R72)
+        values.append(values[-1] if d["kings_pot_after"] is None else d["kings_pot_after"])
     return line_chart(chart_id("chart-kings-pot", width), "King's pot after each deal", xs,
                       [("King's pot", values)], "Deal", width=width)
 
@@ -231,9 +234,12 @@ def stacks_chart(history: dict[str, Any], width: int = WIDTH) -> str:
                + [d["stacks_after"][name] for d in deals]) for name in history["players"]]
     title = game.stacks_chart_title
     labels = ["start"] + [str(x) for x in xs[1:]]
+    # a night of several games names each deal's game on its points (R71)
+    notes = [""] + ([f" ({d['variant_name']})" for d in deals]
+                    if len(history.get("games", ())) > 1 else [""] * len(deals))
     return line_chart(chart_id("chart-stacks", width), title, xs, series,
                       game.deal_word, x_labels=labels, legend=True,
-                      from_zero=game.stacks_from_zero, width=width)
+                      from_zero=game.stacks_from_zero, width=width, x_notes=notes)
 
 
 def standings_chart(history: dict[str, Any], width: int = WIDTH) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from dealer_assist.core.layouts import LayoutKind
+from dealer_assist.games.registry import all_games
 
 if TYPE_CHECKING:
     from dealer_assist.core.deal import Deal, Totals
@@ -27,7 +28,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
     step = table.step()
     state: dict[str, Any] = {
         "name": setup.name,
-        "variant": setup.variant,
+        "variant": game.variant,  # the game of the deal in play, or of the last (R71)
         "variant_name": game.name,
         "seq": table.seq,
         "deal_number": deal.totals.deal_number if deal else totals.deal_number,
@@ -40,10 +41,10 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
         "pot_total": 0,
         "result": None,
         "grid": grid_state(table, step),
-        "log": deal.log[-LOG_LENGTH:] if deal else [],
+        "log": [*(deal.log if deal else ()), *table.between_log][-LOG_LENGTH:],
         "undone": table.undone,
         "can_undo": table.can_undo,
-        "adjustments": list(deal.adjustments) if deal else [],
+        "adjustments": [a.to_json() for a in table.between if a.type == "adjust"],
         "chips": table.chips(),
     }
     if deal is not None:
@@ -62,7 +63,14 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
             state["result_sentences"] = game.result_sentences(deal.result)
             state["winning_words"] = game.winning_title(deal.result)
     game.add_state(state, deal, totals)
+    for other in all_games():
+        other.waiting_state(state, totals, game)
     state["carried"] = deal.carry if deal else totals.carry
+    state["sitting_out"] = list(totals.sitting_out)
+    state["departed"] = [d.to_json() for d in totals.departed]
+    if table.deal_over:  # what the next deal may be, for the between-deal screen (R71)
+        state["next_games"] = table.game_choices()
+        state["between_actions"] = list(game.between_deal_actions)
     return state
 
 
@@ -80,25 +88,34 @@ def public_instruction(step: dict[str, Any], deal: Deal | None) -> str:
 
 
 def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[str, Any]]:
+    """Everyone seated, in seat order: a player out of the deal (sitting out, no chips,
+    seated since) is ``out`` (R70); between deals the stacks are the table's, rebuys and
+    corrections included."""
     deal = table.deal
     game = table.game
+    in_deal = {p.name: p for p in deal.players} if deal is not None else {}
+    shown = showdown_seen(deal) if deal is not None else False
+    over = table.deal_over
+    away = set(totals.sitting_out)
     out: list[dict[str, Any]] = []
-    if deal is None:
-        for name, stack in zip(table.setup.players, totals.stacks, strict=True):
-            out.append({"name": name, "stack": stack, "status": "out", "bet": 0,
-                        "in_pot": 0, "buy_in": stack} | game.idle_player_fields())
-        return out
-    shown = showdown_seen(deal)
-    buy_ins = totals.buy_ins
-    for p in deal.players:
-        entry: dict[str, Any] = {
-            "name": p.name, "stack": p.stack, "status": p.status,
-            "bet": p.round_bet if deal.round else 0,
-            "in_pot": sum(deal.stakes[i].contributed for i in p.stakes),
-            "dealer": p.seat == deal.dealer,
-            "buy_in": buy_ins[p.seat],
-        }
-        entry.update(game.player_fields(deal, p, dealer=dealer, shown=shown))
+    for seat, name in enumerate(totals.names):
+        stack, buy_in = totals.stacks[seat], totals.buy_ins[seat]
+        p = in_deal.get(name)
+        if deal is None or p is None:
+            entry: dict[str, Any] = {"name": name, "stack": stack, "status": "out", "bet": 0,
+                                     "in_pot": 0, "buy_in": buy_in}
+            entry |= game.idle_player_fields()
+        else:
+            entry = {
+                "name": p.name, "stack": stack if over else p.stack, "status": p.status,
+                "bet": p.round_bet if deal.round else 0,
+                "in_pot": sum(deal.stakes[i].contributed for i in p.stakes),
+                "dealer": p.seat == deal.dealer,
+                "buy_in": buy_in,
+            }
+            entry.update(game.player_fields(deal, p, dealer=dealer, shown=shown))
+        if name in away:
+            entry["sitting_out"] = True
         out.append(entry)
     return out
 

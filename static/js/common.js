@@ -208,6 +208,10 @@ const DA = (() => {
       el.append(h("div.pot.kings#kings-pot", null, h("span.pot-label", { text: "King's pot" }),
         h("span.pot-amount", { text: chips(state.kings_pot) })));
     }
+    if (state.kings_pot_words) { // R72: the table's king's pot, waiting through other games
+      el.append(h("div.pot.kings.waiting#kings-pot-waiting", null,
+        h("span.pot-label", { text: state.kings_pot_words })));
+    }
     if (g.state_fields.includes("bank")) {
       el.append(h("div.pot.bank#bank", null, h("span.pot-label", { text: "Bank" }),
         h("span.pot-amount", { text: chips(state.bank) })));

@@ -5,9 +5,8 @@
 (() => {
   const { h, clear } = DA;
   const tableId = document.body.dataset.tableId;
-  const variant = document.body.dataset.variant;
-  const game = DA.game(variant); // the game's metadata, from the server
-  const kings = game.stakes_per_card;
+  // the game's metadata, from the server; the game may change between deals (R71)
+  const kingsOf = (s) => DA.game(s.variant).stakes_per_card;
   const $ = (id) => document.getElementById(id);
   let state = null;
 
@@ -36,6 +35,7 @@
     const mine = step.player === p.name;
     const per = mine ? step.to_call : Math.max(0, (step.current_bet || 0) - (p.bet || 0));
     if (!per) return null;
+    const kings = kingsOf(s);
     const cards = kings ? (p.cards || 1) : 1;
     if (kings && cards > 1) return `${DA.chips(per * cards)} to call (${DA.chips(per)} per card \u00d7 ${cards})`;
     return `${DA.chips(per * cards)} to call`;
@@ -61,8 +61,8 @@
     const turn = myTurn(s, p);
     box.classList.toggle("turn", turn);
     const bits = [h("span.me-status", { text: DA.statusWord(p) })];
-    if (kings && p.status !== "out") bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live card${p.cards === 1 ? "" : "s"}` }));
-    if (p.bet) bits.push(DA.betBit(p, kings));
+    if (kingsOf(s) && p.status !== "out") bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live card${p.cards === 1 ? "" : "s"}` }));
+    if (p.bet) bits.push(DA.betBit(p, kingsOf(s)));
     box.append(
       h("div.me-top", null,
         h("span.me-name-label", { text: p.name }),
@@ -96,7 +96,7 @@
   function playersEl(s) {
     const list = clear($("players"));
     for (const p of s.players || []) {
-      const li = DA.playerItem(s, p, kings, [DA.betBit(p, kings)]);
+      const li = DA.playerItem(s, p, kingsOf(s), [DA.betBit(p, kingsOf(s))]);
       if (p.name === me) li.classList.add("me");
       list.append(li);
     }
@@ -105,6 +105,7 @@
   // a game of a fixed number of deals: who leads, after every one
   function standingsEl(s) {
     const box = $("standings-wrap");
+    const game = DA.game(s.variant);
     box.hidden = !game.deals_per_game;
     if (!game.deals_per_game) return;
     const list = clear($("standings"));
@@ -118,6 +119,7 @@
     if (!s) return;
     // the players' words for the step (the server's), not the dealer's instruction
     $("instruction").textContent = s.public_instruction || s.step.instruction;
+    $("variant-name").textContent = s.variant_name; // the game may change between deals (R71)
     $("deal-number").textContent = !s.deal_number ? "" : `· ${DA.dealWords(s).toLowerCase()}`;
     const turn = $("turn");
     turn.hidden = !s.step.player || s.step.player === me;
@@ -125,7 +127,7 @@
     $("seq").textContent = `#${s.seq}`;
     meEl(s);
     DA.drawBoard(s, { brief: true });
-    DA.fillKingsHand($("kings-hand"), s, kings);
+    DA.fillKingsHand($("kings-hand"), s, kingsOf(s));
     playersEl(s);
     standingsEl(s);
     clear($("log-wrap")).append(DA.logEl(s, 8));

@@ -5,9 +5,10 @@
   const { h, clear } = DA;
   const body = document.body;
   const tableId = body.dataset.tableId;
-  const variant = body.dataset.variant;
-  const game = DA.game(variant); // the game's metadata, from the server
-  const kings = game.stakes_per_card;
+  // the game's metadata, from the server; the game may change between deals (R71)
+  let variant = body.dataset.variant;
+  let game = DA.game(variant);
+  let kings = game.stakes_per_card;
   const $ = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------ the dealer's token
@@ -429,7 +430,10 @@
       if (res) el.append(res);
     }
     const details = s.result ? DA.resultEl(s, "details") : null;
-    if (kind === "start_deal") {
+    if (kind === "start_deal" && DA.betweenDeals) { // between.js: the between-deal screen
+      el.append(DA.betweenDeals(s, { act, render, showError }));
+      if (details) el.append(details);
+    } else if (kind === "start_deal") {
       el.append(bigButton(s.result ? "Start the next deal" : "Start deal", "primary huge", () => act({ type: "start_deal" }), { action: "start_deal" }));
       if (details) el.append(details);
     } else if (kind === "game_over") {
@@ -595,6 +599,13 @@
     if (state && s.seq === state.seq && !force) return;
     const newer = !state || s.seq !== state.seq;
     state = s;
+    if (s.variant !== variant) {
+      variant = s.variant;
+      game = DA.game(variant);
+      kings = game.stakes_per_card;
+      entry = null; // the card entry belongs to the last game's layout
+    }
+    $("variant-name").textContent = s.variant_name;
     if (newer && s.undone && lastUndoneSeq !== s.seq) {
       lastUndoneSeq = s.seq;
       showInfo(`Undone: ${s.undone}`);
