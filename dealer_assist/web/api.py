@@ -23,6 +23,7 @@ from dealer_assist.services.auth import (
 )
 from dealer_assist.web.app import base_url, get_db, get_store, get_throttle
 from dealer_assist.web.host import require_host
+from dealer_assist.web.limits import note_dealer
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -103,6 +104,7 @@ def is_dealer(row: dict[str, Any]) -> bool:
     if not token_matches(bearer_token(header), row["token_hash"]):
         throttle.fail(address, row["id"])
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
+    note_dealer()  # this address keeps room among the connections (web/limits.py)
     return True
 
 

@@ -102,6 +102,9 @@ def create_app(
     socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
                         json=SocketJSON, **options)
     app.extensions["dealer_assist.socketio"] = socketio
+    from dealer_assist.web.limits import install as install_limits  # issue 14: caps
+
+    install_limits(app, socketio)
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:

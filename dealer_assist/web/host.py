@@ -24,6 +24,7 @@ from sqlite_utils import Database
 from dealer_assist.services import host as host_service
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
+from dealer_assist.web.limits import create_wait, too_many_tables
 
 bp = Blueprint("host", __name__)
 
@@ -162,6 +163,10 @@ def require_host() -> None:
         refuse(415, "Send the table as JSON (Content-Type: application/json).")
     if not host_status():
         refuse(401, NOT_HOST)
+    if request.method == "POST":
+        wait = create_wait()
+        if wait:
+            refuse(429, too_many_tables(wait), retry_after=wait)
 
 
 @bp.get("/api/host")

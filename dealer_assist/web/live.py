@@ -31,6 +31,7 @@ from dealer_assist.services.auth import throttled_sentence, token_matches
 from dealer_assist.web.api import ApiError, answer_after, no_table, state_for, take_action
 from dealer_assist.web.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
 from dealer_assist.web.json_codec import SocketJSON
+from dealer_assist.web.limits import join_wait, note_dealer, too_many_joins
 
 
 def public_room(table_id: str) -> str:
@@ -135,6 +136,10 @@ def on_join(data: Any) -> None:
         emit("error", {"error": 'Join a table with {"table": "<id>"}.'})
         return
     table_id = data["table"][:64]
+    spam = join_wait()
+    if spam:  # a client re-joining in a loop: each join would build and queue a full state
+        emit("error", {"error": too_many_joins(spam), "retry_after": spam})
+        return
     db = get_db()
     row = get_store().row(db, table_id)
     if row is None:
@@ -150,6 +155,8 @@ def on_join(data: Any) -> None:
         throttle.fail(address, table_id)
         emit("error", {"error": "That is not this table's dealer token: you see the "
                                 "players' view."})
+    if dealer:
+        note_dealer()
     tracker = rooms_of_app()
     room = dealer_room(table_id) if dealer else public_room(table_id)
     with tracker.lock(table_id):
