@@ -63,6 +63,12 @@ class Stored:
     bases: dict[int, Totals]  # deal number -> the totals it started from
 
 
+def first_made(row: dict[str, Any]) -> str:
+    """When the table was first made: an import's file says so (``original_created``), its
+    row's ``created`` is the time of the import."""
+    return str(row.get("original_created") or row["created"])
+
+
 def read_table(db: Database, table_id: str) -> Stored | None:
     """Everything stored for one table, read in one snapshot; None if there is no table."""
     with storage.read_transaction(db):
@@ -233,7 +239,7 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
     players: list[dict[str, Any]] = []
     for seat, name in enumerate(setup.players):
         listed = [{"type": "start", "amount": setup.stacks[seat], "deal": None, "seq": None,
-                   "time": stored.row["created"]}]
+                   "time": first_made(stored.row)}]
         listed += [{"type": "rebuy", "amount": e["amount"], "deal": e["deal"], "seq": e["seq"],
                     "time": e["time"]} for e in entries
                    if e["type"] == "rebuy" and e["player"] == name]
@@ -350,7 +356,7 @@ def export_table(stored: Stored) -> dict[str, Any]:
     return {
         "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported": storage.now(),
         "table": {"id": stored.table_id, "name": stored.setup.name,
-                  "variant": stored.setup.variant, "created": stored.row["created"]},
+                  "variant": stored.setup.variant, "created": first_made(stored.row)},
         "setup": stored.setup.to_json(),
         "actions": stored.records,
         "deals": stored.deals,
@@ -484,11 +490,14 @@ def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
 def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt) -> None:
     """Store a rebuilt table under a new id, all in one transaction."""
     with storage.write_transaction(db):
+        imported = storage.now()  # listed by when it came here, never as the file claims
         db.table("tables").insert({
             "id": table_id, "name": rebuilt.setup.name, "variant": rebuilt.setup.variant,
             "setup_json": json.dumps(rebuilt.setup.to_json()), "token_hash": token_hash,
-            "created": rebuilt.created,
+            "created": imported,
         })
+        db.execute("INSERT INTO imports (table_id, imported, original_created) VALUES (?, ?, ?)",
+                   [table_id, imported, rebuilt.created])
         db.table("actions").insert_all(
             [{"table_id": table_id, **row} for row in rebuilt.actions], batch_size=500)
         db.table("deals").insert_all(

@@ -140,7 +140,7 @@ class NewestStateQueue(queue.Queue):  # type: ignore[type-arg]
     is whole and carries its ``seq``, so the newest is all the client needs), and any other
     packet beyond ``4 * limit`` is dropped."""
 
-    def __init__(self, limit: int = 8) -> None:
+    def __init__(self, limit: int = 64) -> None:
         super().__init__()
         self.limit = limit
         self.dropped = 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 from typing import Any
 
 from flask import Blueprint, g, jsonify, request
@@ -22,11 +24,13 @@ from dealer_assist.services.auth import (
     token_matches,
 )
 from dealer_assist.web.app import base_url, get_db, get_store, get_throttle
-from dealer_assist.web.host import require_host
+from dealer_assist.web.host import full_sentence, require_host
 from dealer_assist.web.limits import note_dealer
+from dealer_assist.web.records import hide_undone
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger("dealer_assist.api")
 
 TABLE_FIELDS = {"name", "variant", "players", "rules"}
 
@@ -130,7 +134,12 @@ def create_table() -> ResponseReturnValue:
     except DealerAssistError as err:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()
-    storage.insert_table(get_db(), table_id, setup, hash_token(token))
+    try:
+        storage.insert_table(get_db(), table_id, setup, hash_token(token))
+    except sqlite3.OperationalError as err:
+        if storage.is_full(err):
+            raise ApiError(507, full_sentence()) from None
+        raise
     table = Table.from_setup(setup)
     out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
            "state": state_for(table_id, table, dealer=True)}
@@ -178,6 +187,10 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
                                    defer_sync=True)
     except DealerAssistError as err:
         raise ApiError(400, str(err)) from None
+    except sqlite3.OperationalError as err:  # before COMMIT returned: nothing was stored
+        if storage.is_full(err):
+            raise ApiError(507, full_sentence()) from None
+        raise
     except storage.StaleTableError as err:
         table = load(table_id)
         sentence = str(err) if expect is not None else (
@@ -191,10 +204,20 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
 
 def answer_after(table_id: str, table: Table) -> dict[str, Any]:
     """The dealer's answer to an accepted action: the live broadcast, phones first, then
-    ``{"seq", "state"}`` with the dealer's state the broadcast built."""
+    ``{"seq", "state"}`` with the dealer's state the broadcast built.
+
+    The action is stored (its COMMIT returned) before this runs, so it is acknowledged
+    whatever fails here: a broadcast that fails is logged, the dealer still gets the ``200``
+    (phones catch up at their next state or reconnect), never a "nothing was changed"."""
     from dealer_assist.web.live import broadcast
 
-    return {"seq": table.seq, "state": broadcast(table_id, table)}
+    try:
+        state = broadcast(table_id, table)
+    except Exception:
+        log.exception("Table %s: seq %d is stored, but its broadcast failed.", table_id,
+                      table.seq)
+        state = state_for(table_id, table, dealer=True)
+    return {"seq": table.seq, "state": state}
 
 
 @bp.post("/tables/<table_id>/actions")
@@ -224,7 +247,7 @@ def get_deal(table_id: str, number: int) -> ResponseReturnValue:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
     if not dealer:
         game = game_class(row["variant"])
-        deal["actions"] = [hide_cards(entry, game) for entry in deal["actions"]]
+        deal["actions"] = hide_undone([hide_cards(entry, game) for entry in deal["actions"]])
     return jsonify(deal)
 
 

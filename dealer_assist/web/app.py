@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -66,6 +67,8 @@ def create_app(
         TOKEN_FAILURE_WINDOW=FAILURE_WINDOW_SECONDS,  # ... in this many seconds: then 429
         PROXY_HOPS=0,  # reverse proxies in front whose X-Forwarded-For/-Proto are trusted
         HOST_KEY=None,  # who makes tables (web/host.py); None: the database's own key
+        MAX_DB_BYTES=2 * 1024**3,  # the database file grows no further (a sentence when full)
+        NEW_TABLE_ROOM=0.9,  # new tables and imports stop at this share of it: room to play on
     )
     if config:
         app.config.update(config)
@@ -74,7 +77,8 @@ def create_app(
     app.json = FastJSONProvider(app)  # orjson: the state's own key order, compact
     storage.init_db(app.config["DATABASE"])
     app.extensions["dealer_assist.store"] = storage.TableStore()
-    app.extensions["dealer_assist.pool"] = storage.ConnectionPool(app.config["DATABASE"])
+    app.extensions["dealer_assist.pool"] = storage.ConnectionPool(
+        app.config["DATABASE"], max_bytes=app.config.get("MAX_DB_BYTES"))
     app.extensions["dealer_assist.throttle"] = FailureThrottle(
         app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
 
@@ -158,7 +162,12 @@ def pay_owed_sync() -> None:
     (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
     broadcast nothing."""
     if g.pop("sync_owed", False):
-        storage.sync_log(current_app.config["DATABASE"])
+        try:
+            storage.sync_log(current_app.config["DATABASE"])
+        except OSError as err:  # e.g. EMFILE: the COMMIT returned, so the action stands
+            logging.getLogger("dealer_assist.storage").warning(
+                "The log's fsync after a commit failed (%s): the action is stored, and on disk "
+                "once the system writes it out.", err)
 
 
 def close_db(_exc: BaseException | None = None) -> None:

@@ -21,7 +21,9 @@ from dealer_assist.services.limits import (
 )
 
 DEFAULTS: dict[str, Any] = {
-    "SEND_QUEUE_LIMIT": 8,  # packets waiting for one client before states are dropped
+    # packets waiting for one client before older states are dropped: far more than a phone
+    # that reads ever has waiting, even on a loaded machine; a few hundred KB at most
+    "SEND_QUEUE_LIMIT": 64,
     "JOIN_BURST": 30, "JOIN_RATE": 5.0,  # joins per client address: at once, then per second
     "CREATE_BURST": 20, "CREATE_RATE": 0.5,  # tables made or imported per client address
     "MAX_CONNECTIONS_PER_ADDRESS": 32,

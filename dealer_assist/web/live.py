@@ -17,6 +17,7 @@ to the table's rooms, and each process, its own included, hands the states it ge
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -32,6 +33,8 @@ from dealer_assist.web.api import ApiError, answer_after, no_table, state_for, t
 from dealer_assist.web.app import get_db, get_socketio, get_store, get_throttle, pay_owed_sync
 from dealer_assist.web.json_codec import SocketJSON
 from dealer_assist.web.limits import join_wait, note_dealer, too_many_joins
+
+log = logging.getLogger("dealer_assist.live")
 
 
 def public_room(table_id: str) -> str:
@@ -170,6 +173,9 @@ def on_join(data: Any) -> None:
             tracker.ahead.setdefault(room, {})[request.sid] = table.seq  # type: ignore[attr-defined]
 
 
+NOTHING_CHANGED = "Something went wrong on the server; nothing was changed. Try again."
+
+
 def on_action(data: Any) -> dict[str, Any]:
     """The acknowledgement: ``{"status": 200, "seq", "state"}`` or ``{"status", "error"}``."""
     if not isinstance(data, dict) or not isinstance(data.get("table"), str):
@@ -186,7 +192,11 @@ def on_action(data: Any) -> dict[str, Any]:
         table = take_action(table_id, body)
     except ApiError as err:
         return {"status": err.status, "error": err.sentence, **err.extra}
-    return {"status": 200, **answer_after(table_id, table)}
+    except Exception:  # before COMMIT returned: nothing was stored, and the dealer hears so
+        log.exception("Table %s: an action over Socket.IO failed before it was stored.",
+                      table_id)
+        return {"status": 500, "error": NOTHING_CHANGED}
+    return {"status": 200, **answer_after(table_id, table)}  # answer_after never raises
 
 
 def on_leave(data: Any) -> None:
