@@ -14,6 +14,7 @@ import ipaddress
 import logging
 import os
 import socket
+import sqlite3
 import sys
 import threading
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ from platformdirs import user_data_dir
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from dealer_assist.core import evaluator
+from dealer_assist.services import storage
 from dealer_assist.services.limits import ConnectionLimits, total_for_descriptors
 from dealer_assist.web.mdns import Advert, advertise
 from dealer_assist.web.qr import print_qr
@@ -32,6 +34,7 @@ from dealer_assist.web.qr import print_qr
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
 DB_NAME = "dealer-assist.db"
+EXIT_DATABASE = 3  # the database cannot be read, written or trusted (storage.database_problem)
 
 
 def default_db() -> Path:
@@ -291,6 +294,9 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
     from dealer_assist.web.limits import connections
 
     db_path = (db_path or default_db()).expanduser().resolve()
+    problem = storage.database_problem(db_path)
+    if problem:
+        raise storage.DatabaseUnusable(problem)
     shown_host = public_host(host)
     url = url_for_host(shown_host, port)
     config: dict[str, str | int] = (
@@ -316,6 +322,8 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
         logging.getLogger("werkzeug").setLevel(logging.INFO)
     advert, mdns_url = (Advert(), None) if public_url else start_mdns(
         host, shown_host, port, no_mdns)
+    if advert.name:  # phones may open dealer-assist.local: one of this server's own names
+        app.config["OWN_HOSTS"] = [advert.name]
     extra = []
     if message_queue:
         shown = urlsplit(message_queue)
@@ -353,6 +361,13 @@ def main(argv: Sequence[str] | None = None) -> int:
               max_per_address=args.max_connections_per_address)
     except KeyboardInterrupt:
         return 0
+    except storage.DatabaseUnusable as err:
+        print(f"dealer-assist: {err}", file=sys.stderr)
+        return EXIT_DATABASE
+    except sqlite3.DatabaseError as err:  # e.g. a read-only file system the checks missed
+        print(f"dealer-assist: the database cannot be used: {err}. Give another --db.",
+              file=sys.stderr)
+        return EXIT_DATABASE
     except OSError as err:  # the port is taken, the database folder cannot be made...
         print(f"dealer-assist: {err}", file=sys.stderr)
         return 1

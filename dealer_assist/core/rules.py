@@ -40,6 +40,7 @@ class GameRules:
 
 
 MAX_CHIPS = 10**9  # no home game needs more; keeps sums exact and pages readable
+BETTING_STRUCTURES = ("no_limit", "fixed_limit", "pot_limit")  # R5
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,14 @@ class HouseRules:
 
     def _check(self, game: type[GameRules]) -> None:
         allowed = game.betting_structures
+        if not isinstance(self.betting, str) or self.betting not in BETTING_STRUCTURES:
+            raise SetupError(f"betting must be {', '.join(BETTING_STRUCTURES)}.")
+        if not allowed and self.betting != HouseRules.betting:
+            raise SetupError(f"{game.name} has no betting structure: leave betting out.")
+        for name, choices in (("odd_chip", ("left_of_dealer", "carry")),
+                              ("wilds", ("none", "jokers", "deuces"))):
+            if not isinstance(getattr(self, name), str):
+                raise SetupError(f"{name} must be {' or '.join(choices)}.")
         if allowed and self.betting not in allowed:
             raise SetupError(
                 f"{game.name} is played {' or '.join(allowed)}, not {self.betting}.")

@@ -390,10 +390,12 @@ def import_time(value: Any, where: str) -> str:
         raise ImportRefused(f"{where} needs its time in ISO 8601, such as "
                             "2026-12-02T21:05:00+00:00.")
     try:
-        moment = parse_time(value)
+        moment = parse_time(value).astimezone(UTC)
     except ValueError:
         raise ImportRefused(f"{where} has a time that is not ISO 8601: {value[:40]!r}.") from None
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00: before the calendar's first day
+        raise ImportRefused(f"{where} has a time outside the calendar: {value[:40]!r}.") from None
+    return moment.isoformat(timespec="seconds")
 
 
 def rebuild(data: Any) -> Rebuilt:

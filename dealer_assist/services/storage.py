@@ -225,6 +225,44 @@ def migrate(db: Database) -> int:
     return schema_version(db)
 
 
+class DatabaseUnusable(Exception):
+    """The database file cannot be served from: its sentence says why and what to do."""
+
+
+def database_problem(path: str | Path) -> str | None:
+    """Why the server cannot keep its tables in ``path`` (a sentence), or None: checked at
+    start, so that an unreadable, read-only or damaged file is said at once instead of every
+    request answering 500. ``PRAGMA quick_check`` reads the whole file once."""
+    p = Path(path)
+    if p.is_dir():
+        return f"{p} is a folder, not a database file: give --db a file name."
+    if not p.exists():
+        folder = p.parent if p.parent.exists() else next(
+            (a for a in p.parents if a.exists()), p.parent)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"The database {p} cannot be made: the folder {folder} is read-only."
+        return None
+    if not os.access(p, os.R_OK):
+        return f"The database {p} cannot be read: this user has no permission to read it."
+    if not os.access(p, os.W_OK) or not os.access(p.parent, os.W_OK | os.X_OK):
+        return (f"The database {p} is read-only (the file or its folder): the server must "
+                "write every action to it. Give it write permission, or another --db.")
+    try:
+        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True,
+                               timeout=BUSY_TIMEOUT_SECONDS)
+        try:
+            checked = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as err:
+        return (f"The database {p} is damaged or is not a database ({err}). Keep a copy, then "
+                "start with another --db.")
+    if checked != ["ok"]:
+        return (f"The database {p} is damaged ({'; '.join(checked)[:200]}). Keep a copy, then "
+                "start with another --db.")
+    return None
+
+
 def init_db(path: str | Path) -> None:
     """Make or update the database file at ``path``, and its folder."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -282,7 +320,7 @@ def last_seq(db: Database, table_id: str) -> int:
 
 
 def setup_of(row: dict[str, Any]) -> TableSetup:
-    return TableSetup.from_json(json.loads(row["setup_json"]))
+    return TableSetup.from_json(json.loads(row["setup_json"]), stored=True)
 
 
 def load_table(db: Database, setup: TableSetup, table_id: str) -> Table:

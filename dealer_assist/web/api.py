@@ -68,7 +68,18 @@ def json_object(raw: bytes) -> dict[str, Any]:
         raise ApiError(400, "The body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise ApiError(400, 'The body must be a JSON object such as {"type": "next"}.')
+    refuse_lone_surrogates(body)
     return body
+
+
+def refuse_lone_surrogates(body: Any) -> None:
+    """A ``\ud800`` escape with no pair decodes to a string no UTF-8 answer can carry: a 400
+    here, not a 500 when the refusal that names it is written out."""
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "The body holds a lone surrogate (an unpaired \\ud800-\\udfff "
+                            "escape): send the text as it is typed.") from None
 
 
 def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
@@ -238,7 +249,7 @@ def list_deals(table_id: str) -> ResponseReturnValue:
     return jsonify(storage.list_deals(get_db(), table_id))
 
 
-@bp.get("/tables/<table_id>/deals/<int:number>")
+@bp.get("/tables/<table_id>/deals/<int(max=999999999):number>")
 def get_deal(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)

@@ -22,6 +22,7 @@ from werkzeug.wrappers import Response
 
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES, FailureThrottle
+from dealer_assist.web.host import is_own_host
 from dealer_assist.web.json_codec import FastJSONProvider, SocketJSON
 
 MAX_BODY_BYTES = 64 * 1024
@@ -182,14 +183,17 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 def base_url() -> str:
     """Where phones reach this server: ``PUBLIC_URL`` if set, else the address this request
-    came to, except that a loopback address (the host's own browser) is swapped for the LAN
-    address the CLI found, which phones can reach."""
+    came to if it is one of this server's own (web/host.py ``is_own_host``), except that a
+    loopback address (the host's own browser) is swapped for the LAN address the CLI found,
+    which phones can reach."""
     public = current_app.config.get("PUBLIC_URL")
     if public:
         return str(public).rstrip("/")
     base = request.host_url.rstrip("/")
     lan = current_app.config.get("LAN_URL")
-    if lan and is_loopback(request.host):
+    if lan and (is_loopback(request.host) or not is_own_host(request.host)):
+        # a Host this server does not answer as (a DNS-rebinding page's name) never makes a
+        # join link, a dealer link or a QR code: the server's own address does
         return str(lan).rstrip("/")
     return base
 
@@ -206,6 +210,8 @@ def is_loopback(host: str) -> bool:
 
 
 def security_headers(response: Response) -> Response:
+    if "Authorization" in request.headers:  # a dealer's (or the host's) view: never cached
+        response.headers["Cache-Control"] = "no-store"
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     if response.mimetype in ("text/html", "image/svg+xml"):

@@ -23,7 +23,15 @@ from dealer_assist.games.registry import game_class
 from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
 from dealer_assist.web import charts
-from dealer_assist.web.api import ApiError, api_error, find_table, hide_cards, is_dealer, table_urls
+from dealer_assist.web.api import (
+    ApiError,
+    api_error,
+    find_table,
+    hide_cards,
+    is_dealer,
+    refuse_lone_surrogates,
+    table_urls,
+)
 from dealer_assist.web.app import get_db
 from dealer_assist.web.host import full_sentence, require_host
 from dealer_assist.web.pages import imported_context
@@ -80,7 +88,7 @@ def ledger(table_id: str) -> ResponseReturnValue:
     return jsonify(history.table_ledger(stored_table(table_id)))
 
 
-@bp.get("/api/tables/<table_id>/deals/<int:number>/replay")
+@bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>/replay")
 def replay(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -140,6 +148,7 @@ def import_table() -> ResponseReturnValue:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
         raise ApiError(400, "The file is not valid JSON.") from None
+    refuse_lone_surrogates(data)
     problem = import_size_problem(data)
     if problem:
         raise ApiError(400, problem)
@@ -200,7 +209,7 @@ def history_page(table_id: str) -> str:
                            game=game.metadata(), kings=game.keeps_kings_pot)
 
 
-@bp.get("/t/<table_id>/history/<int:number>")
+@bp.get("/t/<table_id>/history/<int(max=999999999):number>")
 def replay_page(table_id: str, number: int) -> str:
     stored = page_table(table_id)
     deal = next((d for d in stored.deals if d["number"] == number), None)

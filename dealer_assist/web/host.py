@@ -91,9 +91,10 @@ def is_loopback_address(address: str | None) -> bool:
 
 
 def own_host_names() -> set[str]:
-    """The names and addresses this server answers as: loopback, and the hosts of
-    ``PUBLIC_URL`` and ``LAN_URL`` (what the CLI found or was given)."""
-    names = {"localhost", "127.0.0.1", "::1"}
+    """The names and addresses this server answers as: loopback, ``OWN_HOSTS`` (the mDNS
+    name), and the hosts of ``PUBLIC_URL`` and ``LAN_URL`` (what the CLI found or was given)."""
+    names = {"localhost", "127.0.0.1", "::1",
+             *(str(n).lower() for n in current_app.config.get("OWN_HOSTS") or ())}
     for key in ("PUBLIC_URL", "LAN_URL"):
         url = current_app.config.get(key)
         if url:
