@@ -102,7 +102,9 @@ def test_list_tables(client: FlaskClient, make_table: Any) -> None:
     listed = client.get("/api/tables").get_json()
     assert {t["id"]: (t["name"], t["variant"], t["deals"]) for t in listed} == {
         a.id: ("Kings", "kings_pot", 0), b.id: ("Stud", "off_road_stud", 1)}
-    assert all(set(t) == {"id", "name", "variant", "created", "deals"} for t in listed)
+    assert all(set(t) == {"id", "name", "variant", "created", "deals", "imported",
+                          "original_created"} for t in listed)
+    assert not any(t["imported"] for t in listed)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", t["created"])
                for t in listed)
 
