@@ -278,6 +278,8 @@ def ensure_imports(db: Database) -> None:
     """The tables that came from a file (issue 14): when they were imported, and the
     ``created`` the file claimed, kept beside the row whose ``created`` is the import's time.
     Its own table, made if missing, so that no schema step is needed for it."""
+    if "imports" in db.table_names():  # read first: a start costs no write (and no fsync)
+        return
     with write_transaction(db):
         db.execute("CREATE TABLE IF NOT EXISTS imports (table_id TEXT PRIMARY KEY "
                    "REFERENCES tables(id), imported TEXT NOT NULL, original_created TEXT)")
