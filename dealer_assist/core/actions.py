@@ -207,7 +207,7 @@ def _chips(body: dict[str, Any], key: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidActionError(f"{key} must be a whole number of chips, not {_short(value)}.")
     if value < 0 or value > MAX_CHIPS:
-        raise InvalidActionError(f"{key} must be from 0 to {MAX_CHIPS:,}, not {value}.")
+        raise InvalidActionError(f"{key} must be from 0 to {MAX_CHIPS:,}, not {_short(value)}.")
     return value
 
 

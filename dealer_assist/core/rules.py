@@ -135,6 +135,8 @@ class HouseRules:
         return rules
 
     def _check(self, game: type[GameRules]) -> None:
+        if not game.betting_structures and self.betting != HouseRules.betting:
+            raise SetupError(f"{game.name} has no betting structure: leave betting out.")
         if self.wilds != Wilds.NONE and not game.wild_cards:
             raise SetupError(f"Wild cards are not a rule of {game.name}.")
         if self.big_bet < self.small_bet:
@@ -152,10 +154,20 @@ class HouseRules:
 
 def _whole(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SetupError(f"{name} must be a whole number of chips, not {value!r}.")
+        raise SetupError(f"{name} must be a whole number of chips, not {_shown(value)}.")
     if value < minimum or value > MAX_CHIPS:
-        raise SetupError(f"{name} must be from {minimum} to {MAX_CHIPS:,} chips, not {value}.")
+        raise SetupError(f"{name} must be from {minimum} to {MAX_CHIPS:,} chips, not "
+                         f"{_shown(value)}.")
     return value
+
+
+def _shown(value: Any) -> str:
+    """A refused value as a sentence may quote it: short (a 70 KB string, or a number of
+    thousands of digits that str() itself refuses, is not echoed)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**15:
+        return "a number that large"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def max_cards_per_player(players: int) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import functools
 import secrets
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,6 +35,26 @@ from dealer_assist.games.registry import all_games, game_class, game_for
 MAX_NAME = 40
 # every 8th table of a deal is kept (Table.checkpoint), so an undo replays at most 8 records
 CHECKPOINT_EVERY = 8
+# format (Cf: zero-width, bidi controls), control, surrogate and private-use characters: a
+# name holding one looks like another, or reads backwards
+INVISIBLE_CATEGORIES = ("Cf", "Cc", "Cs", "Co")
+
+
+def clean_name(text: str, stored: bool = False, what: str = "A player's name") -> str:
+    """A name as it is kept: NFKC-normalised (a fullwidth "Ａnn" is "Ann"), with runs of
+    spaces made one; a name with invisible or direction characters is refused."""
+    if stored:
+        return " ".join(text.split())
+    bad = next((ch for ch in text if unicodedata.category(ch) in INVISIBLE_CATEGORIES), None)
+    if bad is not None:
+        raise SetupError(f"{what} holds an invisible or direction character (U+{ord(bad):04X}): "
+                         "type it again with letters, digits and spaces only.")
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def same_name_key(name: str) -> str:
+    """What two names are compared by: "Ann", "ANN" and "Ａｎｎ" are one player."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 @dataclass(frozen=True)
@@ -48,12 +69,18 @@ class TableSetup:
 
     @classmethod
     def create(
-        cls, variant: Any, players: Any, rules: Any = None, name: Any = ""
+        cls, variant: Any, players: Any, rules: Any = None, name: Any = "",
+        *, stored: bool = False,
     ) -> TableSetup:
+        """A new table's setup, or a SetupError with a sentence. ``stored``: a setup this
+        server wrote, read back; its names are taken as they were kept (a name an older
+        version let through still loads)."""
         game = game_class(variant)
         house = HouseRules.for_game(game, rules)
         if not isinstance(name, str) or len(name) > 80:
             raise SetupError("The table's name must be text of at most 80 characters.")
+        if name.strip() and not stored:
+            name = clean_name(name, stored, "The table's name")
         if not isinstance(players, list):
             raise SetupError("players must be a list of names in seat order.")
         low, high = game.players
@@ -73,10 +100,10 @@ class TableSetup:
                 entry = entry.get("name")
             if not isinstance(entry, str) or not entry.strip():
                 raise SetupError("Every player needs a name.")
-            entry = " ".join(entry.split())
+            entry = clean_name(entry, stored)
             if len(entry) > MAX_NAME:
                 raise SetupError(f"A player's name has at most {MAX_NAME} characters.")
-            if entry.casefold() in (n.casefold() for n in names):
+            if same_name_key(entry) in (same_name_key(n) for n in names):
                 raise SetupError(f"Two players are called {entry}: give each a different name.")
             if isinstance(stack, bool) or not isinstance(stack, int) or not 0 <= stack <= MAX_CHIPS:
                 raise SetupError(f"{entry}'s stack must be a whole number of chips.")
@@ -93,8 +120,9 @@ class TableSetup:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TableSetup:
-        return cls.create(data["variant"], data["players"], data["rules"], data.get("name", ""))
+    def from_json(cls, data: dict[str, Any], *, stored: bool = False) -> TableSetup:
+        return cls.create(data["variant"], data["players"], data["rules"], data.get("name", ""),
+                          stored=stored)
 
 
 class Table:

@@ -63,6 +63,12 @@ class Stored:
     bases: dict[int, Totals]  # deal number -> the totals it started from
 
 
+def first_made(row: dict[str, Any]) -> str:
+    """When the table was first made: an import's file says so (``original_created``), its
+    row's ``created`` is the time of the import."""
+    return str(row.get("original_created") or row["created"])
+
+
 def read_table(db: Database, table_id: str) -> Stored | None:
     """Everything stored for one table, read in one snapshot; None if there is no table."""
     with storage.read_transaction(db):
@@ -281,7 +287,7 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
         if name not in gone and name not in settled.names:
             continue  # seated during the deal in play: the ledger is as before it
         listed = [{"type": "start", "amount": stack, "deal": None, "seq": None,
-                   "time": stored.row["created"]}
+                   "time": first_made(stored.row)}
                   for n, stack in zip(setup.players, setup.stacks, strict=True) if n == name]
         listed += [{"type": "late" if e["type"] == "seat" else "rebuy", "amount": e["amount"],
                     "deal": e["deal"], "seq": e["seq"], "time": e["time"]} for e in entries
@@ -425,7 +431,7 @@ def export_table(stored: Stored) -> dict[str, Any]:
     return {
         "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "exported": storage.now(),
         "table": {"id": stored.table_id, "name": stored.setup.name,
-                  "variant": stored.setup.variant, "created": stored.row["created"]},
+                  "variant": stored.setup.variant, "created": first_made(stored.row)},
         "setup": stored.setup.to_json(),
         "actions": stored.records,
         "deals": stored.deals,
@@ -459,10 +465,12 @@ def import_time(value: Any, where: str) -> str:
         raise ImportRefused(f"{where} needs its time in ISO 8601, such as "
                             "2026-12-02T21:05:00+00:00.")
     try:
-        moment = parse_time(value)
+        moment = parse_time(value).astimezone(UTC)
     except ValueError:
         raise ImportRefused(f"{where} has a time that is not ISO 8601: {value[:40]!r}.") from None
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+01:00: before the calendar's first day
+        raise ImportRefused(f"{where} has a time outside the calendar: {value[:40]!r}.") from None
+    return moment.isoformat(timespec="seconds")
 
 
 def rebuild(data: Any) -> Rebuilt:
@@ -568,12 +576,15 @@ def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
 def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt) -> None:
     """Store a rebuilt table under a new id, all in one transaction."""
     with storage.write_transaction(db):
+        imported = storage.now()  # listed by when it came here, never as the file claims
         db.table("tables").insert({
             "id": table_id, "name": rebuilt.setup.name, "variant": rebuilt.setup.variant,
             "setup_json": json.dumps(rebuilt.setup.to_json()), "token_hash": token_hash,
-            "created": rebuilt.created,
+            "created": imported,
         })
         storage.insert_dealer_token(db, table_id, token_hash)
+        db.execute("INSERT INTO imports (table_id, imported, original_created) VALUES (?, ?, ?)",
+                   [table_id, imported, rebuilt.created])
         db.table("actions").insert_all(
             [{"table_id": table_id, **row} for row in rebuilt.actions], batch_size=500)
         db.table("deals").insert_all(

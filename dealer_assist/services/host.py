@@ -21,7 +21,12 @@ HOST_KEY_BYTES = 24  # 192 bits, as a dealer token
 def host_key(db: Database) -> str:
     """This database's host key, made (once, race-free across processes) if it has none."""
     # its own small table, made here rather than by a schema migration: a key is one row
-    # beside the tables, and a database of an older version gains it without a step
+    # beside the tables, and a database of an older version gains it without a step. Read
+    # first: a start on a database that has its key writes nothing (no fsync).
+    if "host_key" in db.table_names():
+        row = db.execute("SELECT key FROM host_key WHERE id = 1").fetchone()
+        if row is not None:
+            return str(row[0])
     with storage.write_transaction(db):
         db.execute("CREATE TABLE IF NOT EXISTS host_key (id INTEGER PRIMARY KEY CHECK (id = 1),"
                    " key TEXT NOT NULL)")

@@ -61,6 +61,18 @@ def connect_with(conn: sqlite3.Connection) -> Database:
     return db
 
 
+def is_full(err: BaseException) -> bool:
+    """Whether a write failed because the file may not grow (disk full, or the database at
+    its size cap): SQLITE_FULL."""
+    return isinstance(err, sqlite3.OperationalError) and "full" in str(err).lower()
+
+
+def size_bytes(db: Database) -> int:
+    """The database file's size as SQLite counts it (pages in use, the free list included)."""
+    pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+    return pages * int(db.execute("PRAGMA page_size").fetchone()[0])
+
+
 def sync_log(path: str | Path) -> None:
     """fsync the WAL file of the database at ``path``: the sync that ``synchronous=FULL``
     runs inside every ``COMMIT``, run later (:meth:`TableStore.act` with ``defer_sync``).
@@ -85,9 +97,10 @@ class ConnectionPool:
     (docs/benchmarks.md, "Action commit"). A connection is only ever used by the thread that
     borrowed it, until it is given back outside any transaction."""
 
-    def __init__(self, path: str | Path, keep: int = 16) -> None:
+    def __init__(self, path: str | Path, keep: int = 16, max_bytes: int | None = None) -> None:
         self.path = path
         self.keep = keep
+        self.max_bytes = max_bytes  # SQLite itself refuses to grow the file past it
         self._idle: list[Database] = []
         self._lock = threading.Lock()
 
@@ -97,7 +110,11 @@ class ConnectionPool:
                 return self._idle.pop()
         conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_SECONDS,
                                check_same_thread=False)
-        return connect_with(conn)
+        db = connect_with(conn)
+        if self.max_bytes:
+            page = int(db.execute("PRAGMA page_size").fetchone()[0])
+            db.execute(f"PRAGMA max_page_count = {max(1, self.max_bytes // page)}")
+        return db
 
     def put(self, db: Database) -> None:
         if db.conn.in_transaction:
@@ -241,14 +258,64 @@ def migrate(db: Database) -> int:
     return schema_version(db)
 
 
+class DatabaseUnusable(Exception):
+    """The database file cannot be served from: its sentence says why and what to do."""
+
+
+def database_problem(path: str | Path) -> str | None:
+    """Why the server cannot keep its tables in ``path`` (a sentence), or None: checked at
+    start, so that an unreadable, read-only or damaged file is said at once instead of every
+    request answering 500. ``PRAGMA quick_check`` reads the whole file once."""
+    p = Path(path)
+    if p.is_dir():
+        return f"{p} is a folder, not a database file: give --db a file name."
+    if not p.exists():
+        folder = p.parent if p.parent.exists() else next(
+            (a for a in p.parents if a.exists()), p.parent)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"The database {p} cannot be made: the folder {folder} is read-only."
+        return None
+    if not os.access(p, os.R_OK):
+        return f"The database {p} cannot be read: this user has no permission to read it."
+    if not os.access(p, os.W_OK) or not os.access(p.parent, os.W_OK | os.X_OK):
+        return (f"The database {p} is read-only (the file or its folder): the server must "
+                "write every action to it. Give it write permission, or another --db.")
+    try:
+        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True,
+                               timeout=BUSY_TIMEOUT_SECONDS)
+        try:
+            checked = [row[0] for row in conn.execute("PRAGMA quick_check")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as err:
+        return (f"The database {p} is damaged or is not a database ({err}). Keep a copy, then "
+                "start with another --db.")
+    if checked != ["ok"]:
+        return (f"The database {p} is damaged ({'; '.join(checked)[:200]}). Keep a copy, then "
+                "start with another --db.")
+    return None
+
+
 def init_db(path: str | Path) -> None:
     """Make or update the database file at ``path``, and its folder."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     db = connect(path)
     try:
         migrate(db)
+        ensure_imports(db)
     finally:
         db.close()
+
+
+def ensure_imports(db: Database) -> None:
+    """The tables that came from a file (issue 14): when they were imported, and the
+    ``created`` the file claimed, kept beside the row whose ``created`` is the import's time.
+    Its own table, made if missing, so that no schema step is needed for it."""
+    if "imports" in db.table_names():  # read first: a start costs no write (and no fsync)
+        return
+    with write_transaction(db):
+        db.execute("CREATE TABLE IF NOT EXISTS imports (table_id TEXT PRIMARY KEY "
+                   "REFERENCES tables(id), imported TEXT NOT NULL, original_created TEXT)")
 
 
 # --------------------------------------------------------------------------- tables
@@ -272,16 +339,21 @@ def table_row(db: Database, table_id: str) -> dict[str, Any] | None:
     """The table's row (``token_hash`` included: never send it), or None."""
     if len(table_id) > MAX_TABLE_ID:
         return None
-    rows = list(db.query("SELECT * FROM tables WHERE id = ?", [table_id]))
+    rows = list(db.query(
+        "SELECT t.*, i.imported AS imported_at, i.original_created FROM tables t "
+        "LEFT JOIN imports i ON i.table_id = t.id WHERE t.id = ?", [table_id]))
     return rows[0] if rows else None
 
 
 def list_tables(db: Database) -> list[dict[str, Any]]:
-    """Every table, newest first: id, name, variant, created and the number of deals."""
-    return list(db.query("""
-        SELECT t.id, t.name, t.variant, t.created, COUNT(d.number) AS deals
+    """Every table, newest first: id, name, variant, created, the number of deals, and
+    whether it was imported (``original_created``: the time the file claimed)."""
+    return [{**row, "imported": row["imported"] is not None} for row in db.query("""
+        SELECT t.id, t.name, t.variant, t.created, COUNT(d.number) AS deals,
+               i.imported AS imported, i.original_created
         FROM tables t LEFT JOIN deals d ON d.table_id = t.id AND d.taken_back IS NULL
-        GROUP BY t.id ORDER BY t.created DESC, t.rowid DESC"""))
+        LEFT JOIN imports i ON i.table_id = t.id
+        GROUP BY t.id ORDER BY t.created DESC, t.rowid DESC""")]
 
 
 def last_seq(db: Database, table_id: str) -> int:
@@ -290,7 +362,7 @@ def last_seq(db: Database, table_id: str) -> int:
 
 
 def setup_of(row: dict[str, Any]) -> TableSetup:
-    return TableSetup.from_json(json.loads(row["setup_json"]))
+    return TableSetup.from_json(json.loads(row["setup_json"]), stored=True)
 
 
 def replay_latest(

@@ -3,14 +3,17 @@ the body checked, applied and stored, and the state every answer and event carri
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from flask import g
 
 from dealer_assist.core.errors import DealerAssistError, StaleTableError
 from dealer_assist.core.table import Table
+from dealer_assist.services import storage
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_store
+from dealer_assist.web.host import full_sentence
 from dealer_assist.web.state import table_state
 
 __all__ = ["ApiError", "expected_seq", "load", "no_table", "state_for", "take_action"]
@@ -60,6 +63,10 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
                        state=state_for(table_id, table, dealer=True)) from None
     except DealerAssistError as err:  # a malformed body or a rule's refusal
         raise ApiError(400, str(err)) from None
+    except sqlite3.OperationalError as err:  # before COMMIT returned: nothing was stored
+        if storage.is_full(err):
+            raise ApiError(507, full_sentence()) from None
+        raise
     if accepted.sync_owed:
         g.sync_owed = True
     return accepted.table

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -22,10 +24,13 @@ from dealer_assist.services.auth import (
 )
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
-from dealer_assist.web.host import require_host
+from dealer_assist.web.host import full_sentence, require_host
+from dealer_assist.web.limits import note_dealer
 from dealer_assist.web.live import answer_after
+from dealer_assist.web.records import hide_undone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+log = logging.getLogger("dealer_assist.api")
 
 TABLE_FIELDS = {"name", "variant", "players", "rules"}
 
@@ -40,7 +45,18 @@ def json_object(raw: bytes) -> dict[str, Any]:
         raise ApiError(400, "The body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise ApiError(400, 'The body must be a JSON object such as {"type": "next"}.')
+    refuse_lone_surrogates(body)
     return body
+
+
+def refuse_lone_surrogates(body: Any) -> None:
+    """A ``\ud800`` escape with no pair decodes to a string no UTF-8 answer can carry: a 400
+    here, not a 500 when the refusal that names it is written out."""
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "The body holds a lone surrogate (an unpaired \\ud800-\\udfff "
+                            "escape): send the text as it is typed.") from None
 
 
 def table_urls(table_id: str, token: str | None = None) -> dict[str, str]:
@@ -76,6 +92,7 @@ def dealer_token(row: dict[str, Any]) -> auth.DealerToken | None:
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
     if found.signed_out:  # a real token, not a guess: not counted
         raise ApiError(401, auth.SIGNED_OUT_SENTENCE)
+    note_dealer()  # this address keeps room among the connections (web/limits.py)
     return found
 
 
@@ -99,7 +116,12 @@ def create_table() -> ResponseReturnValue:
     except DealerAssistError as err:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()
-    storage.insert_table(get_db(), table_id, setup, hash_token(token))
+    try:
+        storage.insert_table(get_db(), table_id, setup, hash_token(token))
+    except sqlite3.OperationalError as err:
+        if storage.is_full(err):
+            raise ApiError(507, full_sentence()) from None
+        raise
     table = Table.from_setup(setup)
     out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
            "state": state_for(table_id, table, dealer=True)}
@@ -194,7 +216,7 @@ def list_deals(table_id: str) -> ResponseReturnValue:
     return jsonify(storage.list_deals(get_db(), table_id))
 
 
-@bp.get("/tables/<table_id>/deals/<int:number>")
+@bp.get("/tables/<table_id>/deals/<int(max=999999999):number>")
 def get_deal(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -203,7 +225,7 @@ def get_deal(table_id: str, number: int) -> ResponseReturnValue:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
     if not dealer:
         game = game_class(row["variant"])
-        deal["actions"] = [hide_cards(entry, game) for entry in deal["actions"]]
+        deal["actions"] = hide_undone([hide_cards(entry, game) for entry in deal["actions"]])
     return jsonify(deal)
 
 

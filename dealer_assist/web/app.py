@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -31,6 +31,7 @@ from dealer_assist.web.extensions import (
 from dealer_assist.web.history_api import bp as history_bp
 from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
+from dealer_assist.web.limits import install as install_limits
 from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
 from dealer_assist.web.pages import bp as pages_bp
 
@@ -78,6 +79,8 @@ def create_app(
         TOKEN_FAILURE_WINDOW=FAILURE_WINDOW_SECONDS,  # ... in this many seconds: then 429
         PROXY_HOPS=0,  # reverse proxies in front whose X-Forwarded-For/-Proto are trusted
         HOST_KEY=None,  # who makes tables (web/host.py); None: the database's own key
+        MAX_DB_BYTES=2 * 1024**3,  # the database file grows no further (a sentence when full)
+        NEW_TABLE_ROOM=0.9,  # new tables and imports stop at this share of it: room to play on
     )
     if config:
         app.config.update(config)
@@ -98,6 +101,7 @@ def create_app(
     if message_queue:
         options["client_manager"] = QueueManager(message_queue)
     socketio = init_socketio(app, **options)
+    install_limits(app, socketio)  # issue 14: caps on connections and send queues
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:
@@ -120,6 +124,8 @@ def trust_proxies(app: Flask, hops: int) -> None:
 
 
 def security_headers(response: Response) -> Response:
+    if "Authorization" in request.headers:  # a dealer's (or the host's) view: never cached
+        response.headers["Cache-Control"] = "no-store"
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
     if response.mimetype in ("text/html", "image/svg+xml"):

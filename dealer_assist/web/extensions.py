@@ -7,6 +7,7 @@ fills them in; nothing here imports the factory or a blueprint, so no blueprint 
 from __future__ import annotations
 
 import ipaddress
+import logging
 from typing import Any, cast
 from urllib.parse import urlsplit
 
@@ -16,6 +17,7 @@ from sqlite_utils import Database
 
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FailureThrottle
+from dealer_assist.web.host import is_own_host
 from dealer_assist.web.json_codec import SocketJSON
 
 MAX_BODY_BYTES = 64 * 1024
@@ -29,7 +31,8 @@ THROTTLE = "dealer_assist.throttle"
 def init_extensions(app: Flask) -> None:
     """The store, the connection pool and the throttle of a new app (its config is set)."""
     app.extensions[STORE] = storage.TableStore()
-    app.extensions[POOL] = storage.ConnectionPool(app.config["DATABASE"])
+    app.extensions[POOL] = storage.ConnectionPool(
+        app.config["DATABASE"], max_bytes=app.config.get("MAX_DB_BYTES"))
     app.extensions[THROTTLE] = FailureThrottle(
         app.config["TOKEN_FAILURES"], app.config["TOKEN_FAILURE_WINDOW"])
     app.teardown_appcontext(close_db)
@@ -76,7 +79,12 @@ def pay_owed_sync() -> None:
     (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
     broadcast nothing."""
     if g.pop("sync_owed", False):
-        storage.sync_log(current_app.config["DATABASE"])
+        try:
+            storage.sync_log(current_app.config["DATABASE"])
+        except OSError as err:  # e.g. EMFILE: the COMMIT returned, so the action stands
+            logging.getLogger("dealer_assist.storage").warning(
+                "The log's fsync after a commit failed (%s): the action is stored, and on disk "
+                "once the system writes it out.", err)
 
 
 def close_db(_exc: BaseException | None = None) -> None:
@@ -91,14 +99,17 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 def base_url() -> str:
     """Where phones reach this server: ``PUBLIC_URL`` if set, else the address this request
-    came to, except that a loopback address (the host's own browser) is swapped for the LAN
-    address the CLI found, which phones can reach."""
+    came to if it is one of this server's own (web/host.py ``is_own_host``), except that a
+    loopback address (the host's own browser) is swapped for the LAN address the CLI found,
+    which phones can reach."""
     public = current_app.config.get("PUBLIC_URL")
     if public:
         return str(public).rstrip("/")
     base = request.host_url.rstrip("/")
     lan = current_app.config.get("LAN_URL")
-    if lan and is_loopback(request.host):
+    if lan and (is_loopback(request.host) or not is_own_host(request.host)):
+        # a Host this server does not answer as (a DNS-rebinding page's name) never makes a
+        # join link, a dealer link or a QR code: the server's own address does
         return str(lan).rstrip("/")
     return base
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
+import threading
 from functools import partial
+from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
@@ -18,18 +21,50 @@ from markupsafe import Markup
 
 from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
-from dealer_assist.services import history
+from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
 from dealer_assist.web import charts
-from dealer_assist.web.api import find_table, hide_cards, is_dealer, table_urls
+from dealer_assist.web.api import (
+    find_table,
+    hide_cards,
+    is_dealer,
+    refuse_lone_surrogates,
+    table_urls,
+)
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
-from dealer_assist.web.host import require_host
+from dealer_assist.web.host import full_sentence, require_host
+from dealer_assist.web.pages import imported_context
+from dealer_assist.web.records import public_steps
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("history", __name__)
 
-MAX_IMPORT_BYTES = 32 * 1024 * 1024  # a table of thousands of deals; the rest of the API: 64 KB
+MAX_IMPORT_BYTES = 4 * 1024 * 1024  # ~25,000 records, dozens of nights; the rest of the API: 64 KB
+MAX_IMPORT_DEALS = 5_000
+MAX_DEAL_RECORDS = 2_000  # records in one deal (a real deal has tens)
+IMPORTS_AT_ONCE = threading.BoundedSemaphore(1)  # replaying a file is the one heavy request
+
+
+def import_size_problem(data: Any) -> str | None:
+    """A sentence if the file has more deals, or a deal more records, than a table ever
+    needs, counted before anything is replayed; else None (the rest is history.rebuild's)."""
+    records = data.get("actions") if isinstance(data, dict) else None
+    if not isinstance(records, list):
+        return None
+    deals = in_deal = 0
+    for record in records:
+        action = record.get("action") if isinstance(record, dict) else None
+        if isinstance(action, dict) and action.get("type") == "start_deal":
+            deals, in_deal = deals + 1, 0
+        in_deal += 1
+        if deals > MAX_IMPORT_DEALS:
+            return (f"The file has more than {MAX_IMPORT_DEALS:,} deals: an import takes at "
+                    "most that.")
+        if in_deal > MAX_DEAL_RECORDS:
+            return (f"Deal {deals} of the file has more than {MAX_DEAL_RECORDS:,} records: no "
+                    "deal needs that many.")
+    return None
 
 
 def stored_table(table_id: str) -> history.Stored:
@@ -43,7 +78,8 @@ def stored_table(table_id: str) -> history.Stored:
 # --------------------------------------------------------------------------- JSON
 @bp.get("/api/tables/<table_id>/history")
 def table_history(table_id: str) -> ResponseReturnValue:
-    return jsonify(history.table_history(stored_table(table_id)))
+    stored = stored_table(table_id)
+    return jsonify({**history.table_history(stored), "imported": imported_context(stored.row)})
 
 
 @bp.get("/api/tables/<table_id>/ledger")
@@ -51,7 +87,7 @@ def ledger(table_id: str) -> ResponseReturnValue:
     return jsonify(history.table_ledger(stored_table(table_id)))
 
 
-@bp.get("/api/tables/<table_id>/deals/<int:number>/replay")
+@bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>/replay")
 def replay(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -60,6 +96,8 @@ def replay(table_id: str, number: int) -> ResponseReturnValue:
                                    mask=partial(hide_cards, game=game_class(row["variant"])))
     if replayed is None:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
+    if not dealer:  # an undone showdown's cards are face down again (web/records.py)
+        replayed["steps"] = public_steps(replayed["steps"])
     response = jsonify(replayed)
     if dealer:
         response.headers["Cache-Control"] = "no-store"
@@ -109,12 +147,26 @@ def import_table() -> ResponseReturnValue:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
         raise ApiError(400, "The file is not valid JSON.") from None
+    refuse_lone_surrogates(data)
+    problem = import_size_problem(data)
+    if problem:
+        raise ApiError(400, problem)
+    if not IMPORTS_AT_ONCE.acquire(blocking=False):
+        raise ApiError(503, "Another import is running: try again in a moment.",
+                       retry_after=2)
     try:
         rebuilt = history.rebuild(data)
     except ImportRefusedError as err:
         raise ApiError(400, str(err)) from None
+    finally:
+        IMPORTS_AT_ONCE.release()
     table_id, token = new_table_id(), new_token()
-    history.import_table(get_db(), table_id, hash_token(token), rebuilt)
+    try:
+        history.import_table(get_db(), table_id, hash_token(token), rebuilt)
+    except sqlite3.OperationalError as err:
+        if storage.is_full(err):
+            raise ApiError(507, full_sentence()) from None
+        raise
     response = jsonify({"id": table_id, "dealer_token": token, **table_urls(table_id, token),
                         "deals": len(rebuilt.deals), "actions": len(rebuilt.actions)})
     response.status_code = 201
@@ -150,12 +202,13 @@ def history_page(table_id: str) -> str:
             shown[name] = (Markup(wide), Markup(narrow))
     deals = {d["number"]: d for d in data["deals"]}
     return render_template("history.html", h=data, charts=shown, deals=deals,
+                           **imported_context(stored.row),
                            games_json=[game.metadata()],
                            table_id=table_id, line_words=line_words,
                            game=game.metadata(), kings=game.keeps_kings_pot)
 
 
-@bp.get("/t/<table_id>/history/<int:number>")
+@bp.get("/t/<table_id>/history/<int(max=999999999):number>")
 def replay_page(table_id: str, number: int) -> str:
     stored = page_table(table_id)
     deal = next((d for d in stored.deals if d["number"] == number), None)
@@ -163,6 +216,7 @@ def replay_page(table_id: str, number: int) -> str:
         abort(404)
     game = game_class(stored.setup.variant)
     return render_template("replay.html", table_id=table_id, table_name=stored.setup.name,
+                           **imported_context(stored.row),
                            variant=stored.setup.variant, number=number,
                            last=stored.deals[-1]["number"],
                            variant_name=game.name, deal_word=game.deal_word,

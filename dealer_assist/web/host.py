@@ -12,6 +12,8 @@ needs of the app it takes from ``current_app``, and it answers its refusals itse
 from __future__ import annotations
 
 import ipaddress
+import os
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -24,6 +26,7 @@ from sqlite_utils import Database
 from dealer_assist.services import host as host_service
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
+from dealer_assist.web.limits import create_wait, too_many_tables
 
 bp = Blueprint("host", __name__)
 
@@ -88,9 +91,10 @@ def is_loopback_address(address: str | None) -> bool:
 
 
 def own_host_names() -> set[str]:
-    """The names and addresses this server answers as: loopback, and the hosts of
-    ``PUBLIC_URL`` and ``LAN_URL`` (what the CLI found or was given)."""
-    names = {"localhost", "127.0.0.1", "::1"}
+    """The names and addresses this server answers as: loopback, ``OWN_HOSTS`` (the mDNS
+    name), and the hosts of ``PUBLIC_URL`` and ``LAN_URL`` (what the CLI found or was given)."""
+    names = {"localhost", "127.0.0.1", "::1",
+             *(str(n).lower() for n in current_app.config.get("OWN_HOSTS") or ())}
     for key in ("PUBLIC_URL", "LAN_URL"):
         url = current_app.config.get(key)
         if url:
@@ -162,6 +166,42 @@ def require_host() -> None:
         refuse(415, "Send the table as JSON (Content-Type: application/json).")
     if not host_status():
         refuse(401, NOT_HOST)
+    if request.method == "POST":
+        wait = create_wait()
+        if wait:
+            refuse(429, too_many_tables(wait), retry_after=wait)
+        problem = room_problem()
+        if problem:
+            refuse(507, problem)
+
+
+MIN_FREE_DISK_BYTES = 64 * 1024 * 1024  # new tables stop here: the tables in play keep room
+
+
+def full_sentence() -> str:
+    return ("The server's database is full: nothing was changed. The host deletes old tables "
+            "on the home page to make room.")
+
+
+def room_problem() -> str | None:
+    """Why no new table fits (a sentence), or None: the database near its cap
+    (``MAX_DB_BYTES`` x ``NEW_TABLE_ROOM``) or the disk nearly full."""
+    cap = current_app.config.get("MAX_DB_BYTES")
+    if cap:
+        with connection() as db:
+            size = storage.size_bytes(db)
+        if size >= cap * float(current_app.config.get("NEW_TABLE_ROOM", 0.9)):
+            return (f"The server's database is full ({size // 2**20} MB of {cap // 2**20} MB"
+                    "): the host deletes old tables on the home page to make room.")
+    folder = os.path.dirname(os.path.abspath(current_app.config["DATABASE"]))
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return None
+    if free < MIN_FREE_DISK_BYTES:
+        return (f"The server's disk is nearly full ({free // 2**20} MB free): the host deletes "
+                "old tables on the home page, or frees space on the disk.")
+    return None
 
 
 @bp.get("/api/host")

@@ -17,6 +17,7 @@ to the table's rooms, and each process, its own included, hands the states it ge
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -38,6 +39,9 @@ from dealer_assist.web.extensions import (
     pay_owed_sync,
 )
 from dealer_assist.web.json_codec import SocketJSON
+from dealer_assist.web.limits import join_wait, note_dealer, too_many_joins
+
+log = logging.getLogger("dealer_assist.live")
 
 
 def public_room(table_id: str) -> str:
@@ -139,8 +143,18 @@ def broadcast(table_id: str, table: Table) -> dict[str, Any]:
 
 def answer_after(table_id: str, table: Table) -> dict[str, Any]:
     """The dealer's answer to an accepted action: the live broadcast, phones first, then
-    ``{"seq", "state"}`` with the dealer's state the broadcast built."""
-    return {"seq": table.seq, "state": broadcast(table_id, table)}
+    ``{"seq", "state"}`` with the dealer's state the broadcast built.
+
+    The action is stored (its COMMIT returned) before this runs, so it is acknowledged
+    whatever fails here: a broadcast that fails is logged, the dealer still gets the ``200``
+    (phones catch up at their next state or reconnect), never a "nothing was changed"."""
+    try:
+        state = broadcast(table_id, table)
+    except Exception:
+        log.exception("Table %s: seq %d is stored, but its broadcast failed.", table_id,
+                      table.seq)
+        state = state_for(table_id, table, dealer=True)
+    return {"seq": table.seq, "state": state}
 
 
 def on_join(data: Any) -> None:
@@ -148,6 +162,10 @@ def on_join(data: Any) -> None:
         emit("error", {"error": 'Join a table with {"table": "<id>"}.'})
         return
     table_id = data["table"][:64]
+    spam = join_wait()
+    if spam:  # a client re-joining in a loop: each join would build and queue a full state
+        emit("error", {"error": too_many_joins(spam), "retry_after": spam})
+        return
     db = get_db()
     row = get_store().row(db, table_id)
     if row is None:
@@ -167,6 +185,8 @@ def on_join(data: Any) -> None:
         emit("error", {"error": "That is not this table's dealer token: you see the "
                                 "players' view."})
     remember_token(table_id, found.id if dealer and found is not None else None)
+    if dealer:
+        note_dealer()
     tracker = rooms_of_app()
     room = dealer_room(table_id) if dealer else public_room(table_id)
     with tracker.lock(table_id):
@@ -178,6 +198,9 @@ def on_join(data: Any) -> None:
         emit("state", state_for(table_id, table, dealer=dealer))
         if table.seq > tracker.sent.get(room, -1):  # a broadcast of this seq may be on its way
             tracker.ahead.setdefault(room, {})[request.sid] = table.seq  # type: ignore[attr-defined]
+
+
+NOTHING_CHANGED = "Something went wrong on the server; nothing was changed. Try again."
 
 
 def on_action(data: Any) -> dict[str, Any]:
@@ -204,7 +227,11 @@ def on_action(data: Any) -> dict[str, Any]:
         table = take_action(table_id, body)
     except ApiError as err:
         return {"status": err.status, "error": err.sentence, **err.extra}
-    return {"status": 200, **answer_after(table_id, table)}
+    except Exception:  # before COMMIT returned: nothing was stored, and the dealer hears so
+        log.exception("Table %s: an action over Socket.IO failed before it was stored.",
+                      table_id)
+        return {"status": 500, "error": NOTHING_CHANGED}
+    return {"status": 200, **answer_after(table_id, table)}  # answer_after never raises
 
 
 # --------------------------------------------------------------------------- dealer devices

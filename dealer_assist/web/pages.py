@@ -39,7 +39,13 @@ def table_context(table_id: str) -> dict[str, Any]:
         "table_id": table_id, "table_name": row["name"], "variant": row["variant"],
         "variant_name": game.name, "join_url": table_urls(table_id)["join_url"],
         "games_json": [game.metadata()],
+        **imported_context(row),
     }
+
+
+def imported_context(row: dict[str, Any]) -> dict[str, Any]:
+    """What base.html needs to mark an imported table on every page it has."""
+    return {"imported_at": row.get("imported_at"), "original_created": row.get("original_created")}
 
 
 @bp.get("/")

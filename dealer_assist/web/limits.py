@@ -1,0 +1,89 @@
+"""The app's caps (issue 14), wired: send queues that drop to the newest state, rate limits on
+joins and on table creation, and the open-connection counts that ``dealer-assist serve``
+checks before it gives a connection a thread (cli.LimitedWSGIServer).
+
+Like web/host.py this imports nothing of the app factory or the API: what it needs of the app
+it takes from ``current_app``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask_socketio import SocketIO
+
+from dealer_assist.services.limits import (
+    ConnectionLimits,
+    NewestStateQueue,
+    RateLimit,
+    is_loopback,
+)
+
+DEFAULTS: dict[str, Any] = {
+    # packets waiting for one client before older states are dropped: far more than a phone
+    # that reads ever has waiting, even on a loaded machine; a few hundred KB at most
+    "SEND_QUEUE_LIMIT": 64,
+    "JOIN_BURST": 30, "JOIN_RATE": 5.0,  # joins per client address: at once, then per second
+    "CREATE_BURST": 20, "CREATE_RATE": 0.5,  # tables made or imported per client address
+    "MAX_CONNECTIONS_PER_ADDRESS": 32,
+    "MAX_CONNECTIONS": 800,
+    "DEALER_RESERVE": 32,  # of MAX_CONNECTIONS, kept for addresses that showed a dealer token
+}
+
+
+def install(app: Flask, socketio: SocketIO) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    limit = int(app.config["SEND_QUEUE_LIMIT"])
+    # Engine.IO makes each client's send queue through this (threading mode: a queue.Queue)
+    socketio.server.eio.create_queue = lambda *args, **kwargs: NewestStateQueue(limit)
+    app.extensions["dealer_assist.join_limit"] = RateLimit(
+        int(app.config["JOIN_BURST"]), float(app.config["JOIN_RATE"]))
+    app.extensions["dealer_assist.create_limit"] = RateLimit(
+        int(app.config["CREATE_BURST"]), float(app.config["CREATE_RATE"]))
+    app.extensions["dealer_assist.connections"] = ConnectionLimits(
+        per_address=int(app.config["MAX_CONNECTIONS_PER_ADDRESS"]),
+        total=int(app.config["MAX_CONNECTIONS"]),
+        reserve=int(app.config["DEALER_RESERVE"]))
+
+
+def connections(app: Flask) -> ConnectionLimits:
+    limits: ConnectionLimits = app.extensions["dealer_assist.connections"]
+    return limits
+
+
+def address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def note_dealer() -> None:
+    """This request showed a valid dealer token: its address keeps room among the
+    connections however many a guest holds."""
+    connections(current_app).mark_dealer(address())
+
+
+def wait_for(name: str) -> int:
+    """0 if this client address may go on now, else the seconds it must wait; the server's
+    own machine and the addresses that showed a dealer token never wait."""
+    here = address()
+    if is_loopback(here) or connections(current_app).is_dealer(here):
+        return 0
+    limit: RateLimit = current_app.extensions[name]
+    return limit.take(here)
+
+
+def join_wait() -> int:
+    return wait_for("dealer_assist.join_limit")
+
+
+def create_wait() -> int:
+    return wait_for("dealer_assist.create_limit")
+
+
+def too_many_joins(seconds: int) -> str:
+    return f"Too many joins from this device: wait {seconds} seconds, then reload the page."
+
+
+def too_many_tables(seconds: int) -> str:
+    return f"Too many new tables from this device: wait {seconds} seconds, then try again."
