@@ -5,6 +5,7 @@ deals. Core tests on ``Table``, API tests through Flask's client, and random nig
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -579,3 +580,17 @@ def test_r74_random_nights_through_the_store_replay_to_the_cached_table(
             assert table_state(fresh, dealer=True) == table_state(t, dealer=True), body
     finally:
         db.close()
+
+
+def test_r70_a_seated_name_is_compared_as_the_table_compares_names() -> None:
+    """The names a table is made with are NFKC-normalised and invisible characters refused
+    (issue 14); a player seated between deals gets the same treatment."""
+    t = Table.create("texas_dozen", ["Ann", "Bob"])
+    before = table_state(t, dealer=True)
+    for name, sentence in (("Ａｎｎ", "Someone called Ann has already sat at this table"),
+                           ("A\u200bnn", "invisible or direction character (U+200B)")):
+        with pytest.raises(IllegalActionError, match=re.escape(sentence)):
+            t.apply(t.prepare({"type": "seat", "player": name, "stack": 50}))
+        assert table_state(t, dealer=True) == before
+    t = t.apply(t.prepare({"type": "seat", "player": "Ｃｙ", "stack": 50}))
+    assert [p["name"] for p in table_state(t)["players"]] == ["Ann", "Bob", "Cy"]

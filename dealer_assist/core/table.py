@@ -567,13 +567,16 @@ def between_deal(setup: TableSetup, game: Game, totals: Totals, action: Action,
 def seat_player(setup: TableSetup, totals: Totals, action: Action, log: list[str]) -> Totals:
     """R70: a new player sits after ``after`` (clockwise), with ``stack`` chips (the buy-in
     when not given); a name nobody at this table has ever had."""
-    name = " ".join((action.player or "").split())
+    try:  # the same normalisation as the names a table is made with
+        name = clean_name(action.player or "")
+    except SetupError as err:
+        raise IllegalActionError(str(err)) from None
     if not name:
         raise IllegalActionError("Say the new player's name (player).")
     if len(name) > MAX_NAME:
         raise IllegalActionError(f"A player's name has at most {MAX_NAME} characters.")
     ever = [*totals.names, *(d.name for d in totals.departed)]
-    if name.casefold() in (n.casefold() for n in ever):
+    if same_name_key(name) in (same_name_key(n) for n in ever):
         raise IllegalActionError(
             f"Someone called {name} has already sat at this table: give the new player a "
             f"different name, such as {name} 2.")
