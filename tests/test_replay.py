@@ -77,7 +77,9 @@ def test_r8_undo_after_many_records_takes_back_one_at_a_time() -> None:
         assert {**table_state(t, dealer=True), "seq": 0, "undone": None} == {
             **table_state(earlier, dealer=True), "seq": 0, "undone": None}
     t = t.apply(t.prepare({"type": "undo"}))  # the next: only the start_deal is left
-    assert [a.type for a in t.actions] == ["start_deal"] and not t.can_undo
+    assert [a.type for a in t.actions] == ["start_deal"] and t.can_undo
+    t = t.apply(t.prepare({"type": "undo"}))  # R74: and then the start: between deals again
+    assert t.deal is None and not t.can_undo
 
 
 def test_a_chain_copy_never_sees_what_is_appended_after_it() -> None:
