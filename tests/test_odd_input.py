@@ -77,8 +77,8 @@ def test_a_deal_number_of_2_to_the_63(client: FlaskClient,
 
 
 @pytest.mark.parametrize(("rules", "sentence"), [
-    ({"betting": "x" * 60_000}, "betting must be no_limit, fixed_limit, pot_limit."),
-    ({"betting": [1, 2]}, "betting must be no_limit, fixed_limit, pot_limit."),
+    ({"betting": "x" * 60_000}, "betting must be no_limit, pot_limit or fixed_limit."),
+    ({"betting": [1, 2]}, "betting must be no_limit, pot_limit or fixed_limit."),
     ({"betting": "pot_limit"}, "21 Hand Hold'em has no betting structure: leave betting out."),
     ({"odd_chip": {"a": 1}}, "odd_chip must be left_of_dealer or carry."),
 ])
