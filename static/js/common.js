@@ -329,7 +329,12 @@ const DA = (() => {
       return null;
     }
     const socket = io({ transports: ["websocket", "polling"] });
-    const join = () => socket.emit("join", token ? { table: tableId, token } : { table: tableId });
+    // ``token`` may be a function: a device signed out (R75) re-joins without its token
+    const current = () => (typeof token === "function" ? token() : token);
+    const join = () => {
+      const t = current();
+      socket.emit("join", t ? { table: tableId, token: t } : { table: tableId });
+    };
     socket.on("connect", () => { onStatus("live"); join(); });
     socket.on("disconnect", () => onStatus("reconnecting"));
     socket.on("connect_error", () => onStatus("reconnecting"));
@@ -339,10 +344,24 @@ const DA = (() => {
     return socket;
   }
 
+  /* A refusal over HTTP: its status and the server's own sentence, to show as it is. */
+  class HttpError extends Error {
+    constructor(status, sentence) {
+      super(sentence);
+      this.status = status;
+      this.sentence = sentence;
+    }
+  }
+
+  /* The table's state; a refusal throws an HttpError with the server's sentence (a network
+   * failure throws fetch's own TypeError, which has no status). */
   async function fetchState(tableId, token) {
     const headers = token ? { Authorization: `Bearer ${token}` } : {};
     const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}`, { headers, cache: "no-store" });
-    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    if (!r.ok) {
+      const data = await r.json().catch(() => ({}));
+      throw new HttpError(r.status, data.error || `The server answered ${r.status}.`);
+    }
     return r.json();
   }
 
@@ -399,7 +418,7 @@ const DA = (() => {
   return {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, lineOfCard,
     game, dealWords, GAMES,
-    chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState,
+    chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState, HttpError,
     fillKingsHand, playerItem, betBit, drawBoard,
     RANKS, SUITS, SUIT,
   };

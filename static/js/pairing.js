@@ -21,11 +21,13 @@
   function storedToken() {
     try { return localStorage.getItem(DA.tokenKey(tableId)); } catch (e) { return null; }
   }
-  const token = onTablet ? (DA.dealerToken ? DA.dealerToken() : null) : storedToken();
+  // the tablet's token is asked for at each use: tablet.js forgets one that is signed out
+  const currentToken = () => (onTablet ? (DA.dealerToken ? DA.dealerToken() : null) : storedToken());
+  const token = currentToken();
 
   async function post(path, body, withToken) {
     const headers = { "Content-Type": "application/json" };
-    if (withToken) headers.Authorization = `Bearer ${token}`;
+    if (withToken) headers.Authorization = `Bearer ${currentToken()}`;
     try {
       const r = await fetch(api(path), { method: "POST", headers, body: JSON.stringify(body || {}), cache: "no-store" });
       const data = await r.json().catch(() => ({}));
@@ -170,6 +172,13 @@
   function offerCode() {
     clear(slot).append(h("button.btn#enter-code", { type: "button", text: "I'm dealing: enter code", onclick: enterCode }));
   }
+  DA.enterCode = enterCode; // the tablet offers it where it says the device was signed out
+  // tablet.js: the server refused this device's token (R75); the way back in replaces the
+  // dealer's buttons, and a dialog of the dealer's (a code, sign-out) closes
+  document.addEventListener("dealer-assist:signed-out", () => {
+    if (!document.getElementById("pairing-input")) close(); // a code being typed stays
+    offerCode();
+  });
   if (!token) {
     offerCode();
     return;
@@ -178,7 +187,9 @@
     ? h("button.btn#add-device", { type: "button", text: "Add a dealer device", onclick: addDevice })
     : h("a.btn.pairing-link", { href: dealerPath, text: "Open the dealer's view" }));
   // a key that another device signed out is forgotten here, and the way back in offered
-  // (only a 401 says so: the server does not count a signed-out key as a guess)
+  // (only a 401 says so: the server does not count a signed-out key as a guess); the
+  // tablet's own fetch of the state does this there (tablet.js signOut)
+  if (onTablet) return;
   fetch(stateUrl, { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" })
     .then((r) => {
       if (r.status !== 401) return;

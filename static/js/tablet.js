@@ -12,16 +12,40 @@
   const $ = (id) => document.getElementById(id);
 
   // ------------------------------------------------------------------ the dealer's token
+  // A token another device signed out (R75) is forgotten; the server's sentence saying so is
+  // kept in its place, so that the page says it again after a reload, until a new token comes.
+  const SIGNED_OUT_KEY = `dealer-assist:signed-out:${tableId}`;
   let token = null;
+  let signedOut = null; // the server's sentence, once this device is signed out
   const frag = new URLSearchParams(window.location.hash.replace(/^#/, ""));
   if (frag.get("token")) {
     token = frag.get("token");
-    try { localStorage.setItem(DA.tokenKey(tableId), token); } catch (e) { /* kept in memory */ }
+    try {
+      localStorage.setItem(DA.tokenKey(tableId), token);
+      localStorage.removeItem(SIGNED_OUT_KEY);
+    } catch (e) { /* kept in memory */ }
     history.replaceState(null, "", window.location.pathname + window.location.search);
   } else {
     try { token = localStorage.getItem(DA.tokenKey(tableId)); } catch (e) { token = null; }
+    try { signedOut = token ? null : localStorage.getItem(SIGNED_OUT_KEY); } catch (e) { signedOut = null; }
   }
   DA.dealerToken = () => token; // for pairing.js: "Add a dealer device" (R75)
+
+  /* The server refused this device's token (signed out by another device, R75, or not this
+   * table's): forget it, say the server's sentence in place of the dealer's controls, and
+   * offer the way back in (pairing.js listens). */
+  function signOut(sentence) {
+    token = null;
+    signedOut = sentence;
+    try {
+      localStorage.removeItem(DA.tokenKey(tableId));
+      localStorage.setItem(SIGNED_OUT_KEY, sentence);
+    } catch (e) { /* this visit only */ }
+    hideError();
+    render();
+    document.dispatchEvent(new CustomEvent("dealer-assist:signed-out"));
+    refresh(); // the players' view of the same seq, which show() would not take over this one
+  }
 
   let state = null;
   let busy = false;
@@ -68,12 +92,13 @@
         if (data.state) show(data.state, { force: true });
         else await refresh();
       } else if (r.status === 409) {
-        showError("Another device acted first. The table below is up to date: check it and act again.");
+        // another device acted first: the server's sentence, and the table as it is now
+        showError(data.error || `The server answered ${r.status}; nothing changed.`);
         if (data.state && typeof data.state.seq === "number") show(data.state, { force: true });
         else await refresh();
-      } else if (r.status === 401 || r.status === 403) {
-        // the server's sentence: a wrong token, or this device signed out by another (R75)
-        showError(data.error || "This device is not signed in as the dealer: open the dealer link on it.");
+      } else if (r.status === 401) {
+        // a wrong token, or this device signed out by another (R75): the server's sentence
+        signOut(data.error || `The server answered ${r.status}; nothing changed.`);
       } else {
         showError(data.error || `The server answered ${r.status}; nothing changed.`);
       }
@@ -89,7 +114,13 @@
     try {
       show(await DA.fetchState(tableId, token), { force: true });
     } catch (e) {
-      showError("Could not load the table. Check the connection.");
+      if (!(e instanceof DA.HttpError)) {
+        showError("Could not reach the server. Check the connection.");
+      } else if (e.status === 401 && token) { // the token is refused: the players' view
+        signOut(e.sentence);
+      } else {
+        showError(e.sentence);
+      }
     }
   }
 
@@ -420,6 +451,13 @@
   function actionsPanel(s) {
     const step = s.step;
     const el = h("div.actions-inner");
+    if (!token && signedOut) {
+      el.append(h("div.signed-out#signed-out", { role: "status" },
+        h("p.notice", { text: signedOut }),
+        h("button.btn.big.primary#signed-out-enter-code", { type: "button", text: "I'm dealing: enter code",
+          onclick: () => DA.enterCode && DA.enterCode() })));
+      return el;
+    }
     if (!token) {
       el.append(h("p.notice", { text: "This device is not signed in as the dealer. Open the dealer link (the one with #token=) on it, or tap \u201cI'm dealing: enter code\u201d, to run the table. You can still follow the game here." }));
       return el;
@@ -554,8 +592,10 @@
     const s = state;
     if (!s) return;
     if (entry && entry.key === stepKey(s)) saveDraft();
-    $("instruction").textContent = s.step.instruction;
-    $("instruction").classList.toggle("long", s.step.instruction.length > 70);
+    // a device that is not the dealer's reads the players' words (the server's), not "tap Next"
+    const words = (!token && s.public_instruction) || s.step.instruction;
+    $("instruction").textContent = words;
+    $("instruction").classList.toggle("long", words.length > 70);
     const dealWord = !s.deal_number ? "No deal yet"
       : DA.dealWords(s);
     $("deal-number").textContent = dealWord;
@@ -660,8 +700,13 @@
     el.dataset.status = status;
     el.querySelector(".conn-text").textContent = status;
   }
-  const socket = DA.connectLive({ tableId, token, onState: (s) => show(s), onStatus: setConn });
-  if (socket) socket.on("error", (e) => { if (e && e.error) showError(e.error); });
+  const socket = DA.connectLive({ tableId, token: () => token, onState: (s) => show(s), onStatus: setConn });
+  if (socket) {
+    socket.on("error", (e) => {
+      if (e && e.signed_out && e.error) signOut(e.error);
+      else if (e && e.error) showError(e.error);
+    });
+  }
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") {
       refresh();

@@ -48,7 +48,7 @@ def test_two_tablets_and_a_stale_one(pages, chromium) -> None:  # type: ignore[n
         expect(t.locator("#instruction")).to_have_text("Pre-flop: Bob: 1 to call.")
         expect(t3.locator("#instruction")).to_have_text("Pre-flop: Ann: 2 to call.")
         t3.locator('[data-action="fold"]').click()  # Ann again, from the stale view
-        expect(t3.locator("#error-text")).to_contain_text("Another device acted first")
+        expect(t3.locator("#error-text")).to_contain_text("The table has moved on")  # the server's
         expect(t3.locator("#instruction")).to_have_text("Pre-flop: Bob: 1 to call.")
         expect(t.locator('#players [data-player="Ann"] .player-status')).to_have_text("In")
     finally:
@@ -89,7 +89,7 @@ def test_tablet_without_the_token_only_follows(pages, chromium) -> None:  # type
             "This device is not signed in as the dealer")
         expect(page.locator("[data-action]")).to_have_count(0)
         expect(page.locator("#undo")).to_be_disabled()
-        expect(page.locator("#instruction")).to_have_text(
-            "Tap Start deal to deal the first hand.")
+        expect(page.locator("#instruction")).to_have_text(  # the players' words
+            "Waiting for the dealer to start the first deal.")
     finally:
         other.close()
