@@ -127,7 +127,18 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
         # the offer in place opens the code entry
         first.locator("#signed-out-enter-code").click()
         expect(first.locator("#pairing-dialog h2")).to_have_text("I'm dealing: enter code")
-        first.locator("#pairing-dialog .pairing-close").click()
+        # ... and with a new code from the dealing tablet it deals again, the sentence gone
+        second.locator("#add-device").click()
+        again = second.locator("#pairing-code")
+        expect(again).to_have_text(re.compile(r"^[0-9]{3} [0-9]{3}$"))
+        first.locator("#pairing-input").fill(again.inner_text())
+        first.locator("#pairing-go").click()
+        expect(first.locator("#add-device")).to_be_visible()
+        expect(first.locator('[data-action="call"]')).to_be_visible()
+        expect(first.locator("#signed-out")).to_have_count(0)
+        first.reload()
+        expect(first.locator('[data-action="call"]')).to_be_visible()
+        expect(first.locator("#signed-out")).to_have_count(0)
         # the browser notes each refused request (401) on the console: expected here
         refused = [e for e in pages.errors if "status of 401" in e]
         assert refused and all(e.startswith("tablet console:") for e in refused)
