@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, Player, Round, Stake, chips
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase, check_turn
+from dealer_assist.core.step import BetOffer, Step, StepKind
 
 # R5 fixed limit: one bet and three raises a round (pre-flop the big blind is the bet)
 FIXED_LIMIT_BETS = 4
@@ -393,10 +393,10 @@ class BettingPhase(Phase):
         deal.log.append(f"{p.name} {verb}s to {total}{allowed.per} ({cost} in){tail}.")
 
     # ------------------------------------------------------------------ the step
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         rnd = deal.round
         if rnd is None or deal.turn is None:
-            return {"kind": "bet", "player": None, "to_call": 0, "instruction": "Betting is over."}
+            return Step(StepKind.BET, "Betting is over.", to_call=0)
         p = deal.players[deal.turn]
         allowed = limits(deal, p)
         round_name = deal.game.round_name(self)
@@ -408,17 +408,14 @@ class BettingPhase(Phase):
         else:
             what = "check or bet" if not rnd.current else "check or raise"
         k = allowed.stakes
-        return {
-            "kind": "bet",
-            "player": p.name,
-            "to_call": to_call,
-            "to_call_total": to_call * k,
-            "per_card": deal.stakes_per_card,
-            "cards": k if deal.stakes_per_card else None,
-            "round": round_name,
-            "current_bet": rnd.current,
-            "min_raise_to": allowed.min_to if allowed.can_raise else None,
-            "max_raise_to": allowed.max_to if allowed.can_raise else None,
-            "options": allowed.options(),
-            "instruction": f"{round_name}: {p.name}: {what}.",
-        }
+        offer = BetOffer(
+            to_call_total=to_call * k,
+            per_card=deal.stakes_per_card,
+            cards=k if deal.stakes_per_card else None,
+            round=round_name,
+            current_bet=rnd.current,
+            min_raise_to=allowed.min_to if allowed.can_raise else None,
+            max_raise_to=allowed.max_to if allowed.can_raise else None,
+        )
+        return Step(StepKind.BET, f"{round_name}: {p.name}: {what}.", player=p.name,
+                    to_call=to_call, bet=offer, options=tuple(allowed.options()))

@@ -19,6 +19,7 @@ from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
 from dealer_assist.core.rules import HouseRules
+from dealer_assist.core.step import Step
 
 if TYPE_CHECKING:
     from dealer_assist.core.phases import Phase
@@ -365,7 +366,7 @@ class Deal:
         twin.blind_draws = list(self.blind_draws)
         return twin
 
-    def step(self) -> dict[str, Any]:
+    def step(self) -> Step:
         return self.current_phase.step(self)
 
     def final_totals(self) -> Totals:

@@ -25,6 +25,7 @@ from dealer_assist.core.layouts import (
 )
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase
 
 
@@ -81,17 +82,16 @@ class GridShowdown(ShowdownPhase):
                 f"({', '.join(line_label(ln) for ln in lines)})."
             )
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
         names = [p.name for p in deal.still_in()]
-        return {
-            "kind": "showdown", "player": None, "cells": missing, "players": names,
-            "hole_cards": self.hole,
-            "instruction": "Showdown: enter the hole cards of " + ", ".join(names)
-                           + (f" and the grid cards not entered yet ({len(missing)})"
-                              if missing else "") + ".",
-            "public": "Showdown: " + ", ".join(names) + " show their hole cards.",
-        }
+        return Step(
+            StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names), hole_cards=self.hole,
+            instruction="Showdown: enter the hole cards of " + ", ".join(names)
+                        + (f" and the grid cards not entered yet ({len(missing)})"
+                           if missing else "") + ".",
+            public="Showdown: " + ", ".join(names) + " show their hole cards.",
+        )
 
 
 class GridHoldem(Game):

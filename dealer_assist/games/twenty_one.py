@@ -15,6 +15,7 @@ from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
 from dealer_assist.core.layouts import BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase
 
 BOARD = BOARD_CELLS
@@ -159,15 +160,15 @@ class DrawPhase(Phase):
             deal.log.append(words + ".")
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         if deal.turn is None:
-            return {"kind": "draw", "player": None, "instruction": "The draw is over."}
+            return Step(StepKind.DRAW, "The draw is over.")
         name = deal.players[deal.turn].name
         why = ("the lowest card takes the first blind" if self.purpose == "blind"
                else "a tie for most chips: the highest card wins")
-        return {"kind": "draw", "player": name, "purpose": self.purpose,
-                "instruction": f"{name}: draw a card ({why}), or let the app draw.",
-                "public": f"{name} draws a card: {why}."}
+        return Step(StepKind.DRAW, player=name, purpose=self.purpose,
+                    instruction=f"{name}: draw a card ({why}), or let the app draw.",
+                    public=f"{name} draws a card: {why}.")
 
 
 class BlindPayPhase(Phase):
@@ -208,11 +209,10 @@ class BlindPayPhase(Phase):
         deal.turn = None
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         name = deal.players[deal.turn].name if deal.turn is not None else None
         other = "sit it out" if self.first else "fold"
-        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
-                "instruction": f"{name} (blind): pay 1 {self.purpose}, or {other}."}
+        return pay_step(name, f"{name} (blind): pay 1 {self.purpose}, or {other}.")
 
 
 class OthersPayPhase(Phase):
@@ -264,11 +264,10 @@ class OthersPayPhase(Phase):
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         waiting = self.waiting(deal)
         name = waiting[0].name if waiting else None
-        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
-                "instruction": f"{name}: pay 1 to see the river, or fold."}
+        return pay_step(name, f"{name}: pay 1 to see the river, or fold.")
 
 
 class RiverRaisePhase(Phase):
@@ -325,16 +324,15 @@ class RiverRaisePhase(Phase):
         if not state.pending:
             self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         state = self.state(deal)
         if state.raiser is None:
-            return {"kind": "next", "player": None, "options": ["raise", "next"],
-                    "instruction": "Anyone still in may raise by 1 (river raise); "
-                                   "or tap Next for the river.",
-                    "public": "Anyone still in may raise by 1 before the river."}
+            return Step(StepKind.NEXT, options=("raise", "next"),
+                        instruction="Anyone still in may raise by 1 (river raise); "
+                                    "or tap Next for the river.",
+                        public="Anyone still in may raise by 1 before the river.")
         name = deal.players[state.pending[0]].name
-        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
-                "instruction": f"{name}: pay 1 to match the raise, or fold."}
+        return pay_step(name, f"{name}: pay 1 to match the raise, or fold.")
 
 
 class TwentyOneShowdown(ShowdownPhase):
@@ -377,13 +375,13 @@ class TwentyOneShowdown(ShowdownPhase):
         deal.carry = left  # R55: odd chips stay in the pot for the next hand
         close_hand(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
-        return {"kind": "showdown", "player": None, "cells": self.missing(deal),
-                "players": names, "hole_cards": 2,
-                "instruction": "Showdown: enter the two cards of " + ", ".join(names)
-                               + " and the board.",
-                "public": "Showdown: " + ", ".join(names) + " show their two cards."}
+        return Step(StepKind.SHOWDOWN, cells=tuple(self.missing(deal)),
+                    players=tuple(names), hole_cards=2,
+                    instruction="Showdown: enter the two cards of " + ", ".join(names)
+                                + " and the board.",
+                    public="Showdown: " + ", ".join(names) + " show their two cards.")
 
 
 def close_hand(deal: Deal) -> None:
@@ -501,3 +499,8 @@ def draw_candidates_taken(deal: Deal) -> list[str]:
     """Cards already drawn in the current draw round (the app draws from the rest)."""
     state = deal.phase_state
     return list(state.draws.values()) if isinstance(state, DrawState) else []
+
+
+def pay_step(name: str | None, instruction: str) -> Step:
+    """A turn to pay 1 (a blind, to see the river, to match a river raise) or fold."""
+    return Step(StepKind.PAY, instruction, player=name, to_call=1, options=("pay", "fold"))
