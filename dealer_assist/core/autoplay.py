@@ -17,6 +17,7 @@ import random
 from typing import Any
 
 from dealer_assist.core.cards import FULL_DECK, JOKERS
+from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.table import Table
@@ -63,7 +64,7 @@ def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
             deal = table.deal
             assert deal is not None
             actions += [{"type": "raise", "player": p.name} for p in deal.players
-                        if p.status == "in" and p.stack > 0]
+                        if p.status == PlayerStatus.IN and p.stack > 0]
         return actions
     if kind is StepKind.PAY:
         return [{"type": "pay", "player": who}, {"type": "fold", "player": who}]

@@ -8,7 +8,15 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
-from dealer_assist.core.deal import KINGS_HAND_PLACE, Deal, Player, Stake, Totals, hand_place
+from dealer_assist.core.deal import (
+    KINGS_HAND_PLACE,
+    Deal,
+    Player,
+    PlayerStatus,
+    Stake,
+    Totals,
+    hand_place,
+)
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.hands import HandValue, rank_five
 from dealer_assist.core.layouts import (
@@ -42,7 +50,7 @@ class BuyPhase(Phase):
             if p.bought is None:
                 if p.stack < deal.rules.ante:  # cannot pay for a single card: sits out
                     p.bought = 0
-                    p.status = "out"
+                    p.status = PlayerStatus.OUT
                     deal.log.append(f"{p.name} has too few chips to buy a card and sits out.")
                     continue
                 return p.seat
@@ -75,13 +83,13 @@ class BuyPhase(Phase):
         p.stack -= cost
         deal.kings_pot += cost
         if count == 0:
-            p.status = "out"
+            p.status = PlayerStatus.OUT
             deal.log.append(f"{p.name} buys no cards and sits this deal out.")
         else:
             for _ in range(count):
                 p.stakes.append(len(deal.stakes))
                 deal.stakes.append(Stake(owner=p.seat))
-            p.status = "in" if p.stack else "all_in"
+            p.status = PlayerStatus.IN if p.stack else PlayerStatus.ALL_IN
             deal.log.append(
                 f"{p.name} buys {count} card{'s' if count > 1 else ''} ({cost} to the king's pot)."
             )
@@ -100,7 +108,7 @@ class BuyPhase(Phase):
             )
             deal.phase = len(deal.game.phases) - 1
             for p in buyers:
-                p.status = "out"
+                p.status = PlayerStatus.OUT
                 p.stakes.clear()
             deal.stakes.clear()
         else:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import RANK_NAMES, rank_value
-from dealer_assist.core.deal import Deal, PhaseState, Player, Stake, Totals
+from dealer_assist.core.deal import Deal, PhaseState, Player, PlayerStatus, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_two_plus_three
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
@@ -183,7 +183,7 @@ class BlindPayPhase(Phase):
     def enter(self, deal: Deal) -> None:
         seat = blind_seat(deal)
         p = deal.players[seat] if seat is not None else None
-        if p is None or p.status != "in":
+        if p is None or p.status != PlayerStatus.IN:
             self.mark_done(deal)
         elif p.stack == 0:
             deal.log.append(f"{p.name} has no chips and plays on for free.")
@@ -203,7 +203,7 @@ class BlindPayPhase(Phase):
         if action.type == "pay":
             deal.log.append(pay_one(deal, p))
         else:
-            p.status = "folded"
+            p.status = PlayerStatus.FOLDED
             deal.stakes[p.stakes[0]].live = False
             deal.log.append(f"{p.name} {'sits this hand out' if self.first else 'folds'}.")
         deal.turn = None
@@ -227,13 +227,13 @@ class OthersPayPhase(Phase):
         blind = blind_seat(deal)
         start = (blind if blind is not None else deal.dealer) + 1
         return [p for p in deal.seats_from(start)
-                if p.seat != blind and p.status == "in" and p.stack > 0
+                if p.seat != blind and p.status == PlayerStatus.IN and p.stack > 0
                 and p.seat not in asked]
 
     def enter(self, deal: Deal) -> None:
         deal.phase_state = PayState()
         for p in deal.players:
-            if p.status == "in" and p.stack == 0 and p.seat != blind_seat(deal):
+            if p.status == PlayerStatus.IN and p.stack == 0 and p.seat != blind_seat(deal):
                 deal.log.append(f"{p.name} has no chips and plays on for free.")
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
@@ -258,7 +258,7 @@ class OthersPayPhase(Phase):
         if action.type == "pay":
             deal.log.append(pay_one(deal, p))
         else:
-            p.status = "folded"
+            p.status = PlayerStatus.FOLDED
             deal.stakes[p.stakes[0]].live = False
             deal.log.append(f"{p.name} folds.")
         waiting = self.waiting(deal)
@@ -298,7 +298,7 @@ class RiverRaisePhase(Phase):
             return
         p = deal.player(action.player)
         if action.type == "raise":
-            if p.status != "in":
+            if p.status != PlayerStatus.IN:
                 raise IllegalActionError(f"{p.name} is not in this hand and cannot raise.")
             if p.stack == 0:
                 raise IllegalActionError(f"{p.name} has no chips to raise with.")
@@ -306,7 +306,7 @@ class RiverRaisePhase(Phase):
             pay_one(deal, p)
             state.raiser = p.seat
             state.pending = [q.seat for q in deal.seats_from(p.seat + 1)
-                                if q.seat != p.seat and q.status == "in" and q.stack > 0]
+                                if q.seat != p.seat and q.status == PlayerStatus.IN and q.stack > 0]
         else:
             if not state.pending or state.pending[0] != p.seat:
                 whose = deal.players[state.pending[0]].name if state.pending else "nobody"
@@ -317,7 +317,7 @@ class RiverRaisePhase(Phase):
             if action.type == "pay":
                 deal.log.append(pay_one(deal, p) + " (matching the raise)")
             else:
-                p.status = "folded"
+                p.status = PlayerStatus.FOLDED
                 deal.stakes[p.stakes[0]].live = False
                 deal.log.append(f"{p.name} folds to the raise.")
         deal.turn = state.pending[0] if state.pending else None
