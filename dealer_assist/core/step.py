@@ -29,7 +29,7 @@ class StepKind(StrEnum):
     PAY = "pay"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BetOffer:
     """What a betting turn allows beyond ``to_call`` (R3-R6, R24): every key is always sent,
     ``None`` where the player cannot raise."""
@@ -43,7 +43,7 @@ class BetOffer:
     max_raise_to: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Step:
     """One step. ``None`` (and an absent ``bet``) means the key is not sent, except ``player``,
     which is always sent (``null`` when the dealer acts)."""
@@ -65,31 +65,38 @@ class Step:
     public: str | None = None  # the step in the players' words, where it differs
 
     def to_json(self) -> dict[str, Any]:
+        # written out key by key: the state is built on every action, twice (dealer, public)
         out: dict[str, Any] = {"kind": self.kind.value, "player": self.player}
-        _put(out, "cells", _listed(self.cells))
-        _put(out, "players", _listed(self.players))
-        _put(out, "hole_cards", self.hole_cards)
-        _put(out, "to_call", self.to_call)
-        if self.bet is not None:
-            b = self.bet
-            out.update(to_call_total=b.to_call_total, per_card=b.per_card, cards=b.cards,
-                       round=b.round, current_bet=b.current_bet,
-                       min_raise_to=b.min_raise_to, max_raise_to=b.max_raise_to)
-        _put(out, "max", self.most_cards)
-        _put(out, "ante", self.ante)
-        _put(out, "count", self.count)
-        _put(out, "waiting", _listed(self.waiting))
-        _put(out, "purpose", self.purpose)
-        _put(out, "options", _listed(self.options))
+        if self.cells is not None:
+            out["cells"] = list(self.cells)
+        if self.players is not None:
+            out["players"] = list(self.players)
+        if self.hole_cards is not None:
+            out["hole_cards"] = self.hole_cards
+        if self.to_call is not None:
+            out["to_call"] = self.to_call
+        b = self.bet
+        if b is not None:
+            out["to_call_total"] = b.to_call_total
+            out["per_card"] = b.per_card
+            out["cards"] = b.cards
+            out["round"] = b.round
+            out["current_bet"] = b.current_bet
+            out["min_raise_to"] = b.min_raise_to
+            out["max_raise_to"] = b.max_raise_to
+        if self.most_cards is not None:
+            out["max"] = self.most_cards
+        if self.ante is not None:
+            out["ante"] = self.ante
+        if self.count is not None:
+            out["count"] = self.count
+        if self.waiting is not None:
+            out["waiting"] = list(self.waiting)
+        if self.purpose is not None:
+            out["purpose"] = self.purpose
+        if self.options is not None:
+            out["options"] = list(self.options)
         out["instruction"] = self.instruction
-        _put(out, "public", self.public)
+        if self.public is not None:
+            out["public"] = self.public
         return out
-
-
-def _listed(items: tuple[str, ...] | None) -> list[str] | None:
-    return None if items is None else list(items)
-
-
-def _put(out: dict[str, Any], key: str, value: object) -> None:
-    if value is not None:
-        out[key] = value

@@ -168,6 +168,7 @@ class Table:
         self.before = before
         self._totals: Totals | None = None
         self._between_log: tuple[str, ...] = ()
+        self._step: Step | None = None  # a table never changes: its step is read once
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -271,9 +272,10 @@ class Table:
 
     def next_step(self) -> Step:
         """What happens next."""
-        if self.deal is None:
-            return Step(StepKind.START_DEAL, "Tap Start deal to deal the first hand.")
-        return self.deal.step()
+        if self._step is None:
+            self._step = (Step(StepKind.START_DEAL, "Tap Start deal to deal the first hand.")
+                          if self.deal is None else self.deal.step())
+        return self._step
 
     # ------------------------------------------------------------------ acting
     def prepare(self, body: dict[str, Any] | Action) -> Action:
