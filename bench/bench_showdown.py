@@ -93,7 +93,7 @@ def prepare(repeat: int) -> list[tuple[str, int, list[tuple[Table, object]]]]:
                 t = table_at_showdown_21(t, seed)
             else:
                 t = table_at_showdown(variant, players, seed)
-            body = showdown_action(t, t.step(), random.Random(seed))
+            body = showdown_action(t, t.next_step(), random.Random(seed))
             cases.append((t, t.prepare(body)))
         out.append((label, players, cases))
     return out

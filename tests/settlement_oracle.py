@@ -67,7 +67,7 @@ def check_random_showdown(
         options = legal_actions(t, rng)
         staying = [o for o in options if o["type"] != "fold"] or options
         t = t.apply(t.prepare(rng.choice(staying)))
-    after = t.apply(t.prepare(showdown_action(t, t.step(), rng)))
+    after = t.apply(t.prepare(showdown_action(t, t.next_step(), rng)))
     assert after.deal is not None
     cells = {c: card for c, card in after.deal.grid.items() if card}
     scores = {p.name: score(p.cards, cells) for p in after.deal.still_in()}

@@ -88,7 +88,7 @@ def test_r1_typed_lists_and_rank_only_entries() -> None:
 def test_r1_a_showdown_error_names_the_bad_card() -> None:
     t = Table.create("texas_dozen", ["Ann", "Bob"])
     t = play_until(t, "showdown")
-    body = showdown_action(t, t.step(), random.Random(1))
+    body = showdown_action(t, t.next_step(), random.Random(1))
     body["hands"]["Ann"][1] = "Zq"
     with pytest.raises(IllegalActionError, match='"Zq" is not a card'):
         t.apply(t.prepare(body))
@@ -191,7 +191,7 @@ def test_r4_the_button_moves_one_seat_clockwise_every_deal() -> None:
     for deal in range(5):
         t = play_until(t, "showdown", seed=deal)
         dealers.append(table_state(t)["dealer"])
-        t = t.apply(t.prepare(showdown_action(t, t.step(), random.Random(deal))))
+        t = t.apply(t.prepare(showdown_action(t, t.next_step(), random.Random(deal))))
     assert dealers == ["Ann", "Bob", "Cy", "Dee", "Ann"]
 
 
@@ -283,7 +283,7 @@ def test_r8_undo_restores_exactly_the_state_before_the_last_action(variant: str)
 
 def test_r8_undo_takes_back_a_showdown_until_the_next_deal_starts() -> None:
     t = play_until(Table.create("texas_dozen", ["Ann", "Bob"]), "showdown")
-    t = t.apply(t.prepare(showdown_action(t, t.step(), random.Random(2))))
+    t = t.apply(t.prepare(showdown_action(t, t.next_step(), random.Random(2))))
     assert table_state(t)["result"] is not None
     back = t.apply(t.prepare({"type": "undo"}))
     assert table_state(back)["result"] is None
@@ -437,7 +437,7 @@ def test_r3_thousands_of_random_deals_never_crash_and_conserve_chips(variant: st
 
 def finished_deal() -> Table:
     t = play_until(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), "showdown")
-    return t.apply(t.prepare(showdown_action(t, t.step(), random.Random(5))))
+    return t.apply(t.prepare(showdown_action(t, t.next_step(), random.Random(5))))
 
 
 def test_r8_a_correction_is_a_visible_adjustment_not_a_rewrite() -> None:

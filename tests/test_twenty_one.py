@@ -727,7 +727,7 @@ def checked_showdown(t: Table, rng: random.Random) -> Table:
     of the board, ranked by rank_five; the pot and the bank's chip split in whole shares, the
     odd chips carried (or, after hand 21, taken off the table)."""
     before = table_state(t)
-    after = act(t, **showdown_action(t, t.step(), rng))
+    after = act(t, **showdown_action(t, t.next_step(), rng))
     deal = after.deal
     assert deal is not None
     board = [deal.grid[c] or "" for c in ("b1", "b2", "b3", "b4", "b5")]

@@ -17,7 +17,9 @@ import random
 from typing import Any
 
 from dealer_assist.core.cards import FULL_DECK, JOKERS
+from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.table import Table
 
 
@@ -35,56 +37,60 @@ def unused_cards(table: Table) -> list[str]:
 
 def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
     """Some actions the rules allow now (every kind the step offers, amounts sampled)."""
-    step = table.step()
-    kind = step["kind"]
-    who = step.get("player")
-    if kind in ("start_deal",):
+    step = table.next_step()
+    kind = step.kind
+    who = step.player
+    if kind is StepKind.START_DEAL:
         return [{"type": "start_deal"}]
-    if kind == "game_over":
+    if kind is StepKind.GAME_OVER:
         return []
-    if kind == "buy":
-        return [{"type": "buy", "player": who, "count": n} for n in range(step["max"] + 1)]
-    if kind == "deal_cards":
+    if kind is StepKind.BUY:
+        assert step.most_cards is not None
+        return [{"type": "buy", "player": who, "count": n} for n in range(step.most_cards + 1)]
+    if kind is StepKind.DEAL_CARDS:
         deck = unused_cards(table)
         rng.shuffle(deck)
-        cards = [c if rng.random() < 0.7 else c[0] for c in deck[: step["count"]]]
+        cards = [c if rng.random() < 0.7 else c[0] for c in deck[: step.count]]
         return [{"type": "deal_cards", "player": who, "cards": cards}]
-    if kind == "reveal":
+    if kind is StepKind.REVEAL:
         deck = unused_cards(table)
         rng.shuffle(deck)
-        entered = {cell: deck[i] for i, cell in enumerate(step["cells"]) if rng.random() < 0.6}
+        entered = {cell: deck[i] for i, cell in enumerate(step.cells or ())
+                   if rng.random() < 0.6}
         return [{"type": "reveal"}, {"type": "reveal", "cards": entered}]
-    if kind == "next":
+    if kind is StepKind.NEXT:
         actions: list[dict[str, Any]] = [{"type": "next"}]
-        if "raise" in step.get("options", []):
+        if "raise" in (step.options or ()):
             deal = table.deal
             assert deal is not None
             actions += [{"type": "raise", "player": p.name} for p in deal.players
-                        if p.status == "in" and p.stack > 0]
+                        if p.status == PlayerStatus.IN and p.stack > 0]
         return actions
-    if kind == "pay":
+    if kind is StepKind.PAY:
         return [{"type": "pay", "player": who}, {"type": "fold", "player": who}]
-    if kind == "draw":
+    if kind is StepKind.DRAW:
         return [{"type": "draw", "player": who}]
-    if kind == "bet":
+    if kind is StepKind.BET:
         return bet_actions(table, step, rng)
-    if kind == "showdown":
+    if kind is StepKind.SHOWDOWN:
         return [showdown_action(table, step, rng)]
     raise AssertionError(f"unknown step {kind}")
 
 
-def bet_actions(table: Table, step: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
-    who = step["player"]
+def bet_actions(table: Table, step: Step, rng: random.Random) -> list[dict[str, Any]]:
+    who = step.player
     actions: list[dict[str, Any]] = []
-    for option in step["options"]:
+    for option in step.options or ():
         if option in ("bet", "raise"):
-            low, high = step["min_raise_to"], step["max_raise_to"]
+            assert step.bet is not None
+            low, high = step.bet.min_raise_to, step.bet.max_raise_to
+            assert low is not None and high is not None
             for amount in {low, high, rng.randint(low, high)}:
                 actions.append({"type": option, "player": who, "amount": amount})
         else:
             actions.append({"type": option, "player": who})
     deal = table.deal
-    if deal is not None and deal.stakes_per_card:
+    if deal is not None and deal.stakes_per_card and who is not None:
         p = deal.player(who)
         live = deal.live_stakes(p)
         if len(live) > 1:
@@ -92,19 +98,19 @@ def bet_actions(table: Table, step: dict[str, Any], rng: random.Random) -> list[
     return actions
 
 
-def showdown_action(table: Table, step: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def showdown_action(table: Table, step: Step, rng: random.Random) -> dict[str, Any]:
     deck = unused_cards(table)
     rng.shuffle(deck)
     action: dict[str, Any] = {"type": "showdown"}
     if table.game.layout.kind is LayoutKind.BOARD:
-        action["board"] = [deck.pop() for _ in step["cells"]]
+        action["board"] = [deck.pop() for _ in step.cells or ()]
     else:
-        action["cells"] = {cell: deck.pop() for cell in step["cells"]}
+        action["cells"] = {cell: deck.pop() for cell in step.cells or ()}
     if table.stakes_per_card:
         action["kings_hand"] = [deck.pop() for _ in range(5)]
     else:
         action["hands"] = {
-            name: [deck.pop() for _ in range(step["hole_cards"])] for name in step["players"]
+            name: [deck.pop() for _ in range(step.hole_cards or 0)] for name in step.players or ()
         }
     return action
 

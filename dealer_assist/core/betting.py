@@ -7,12 +7,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.deal import Deal, Player, Round, Stake, chips
+from dealer_assist.core.deal import Deal, Player, PlayerStatus, Round, Stake, chips
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase, check_turn
+from dealer_assist.core.step import BetOffer, Step, StepKind
 
 # R5 fixed limit: one bet and three raises a round (pre-flop the big blind is the bet)
 FIXED_LIMIT_BETS = 4
@@ -199,7 +199,7 @@ def closed_because(deal: Deal, p: Player, most: int) -> str | None:
     # a raise nobody can call would only come back (R5); a seat of several cards may fold
     # all but one to call more (R24)
     if not any(o.round_bet + o.stack > rnd.current
-               for o in deal.players if o.seat != p.seat and o.status == "in"):
+               for o in deal.players if o.seat != p.seat and o.status == PlayerStatus.IN):
         return "nobody else still in can put in more; call or fold."
     return None
 
@@ -227,8 +227,8 @@ def return_uncalled(deal: Deal) -> None:
             stake.contributed = others
     p.stack += back
     p.round_bet = max(0, p.round_bet - (highest - others))
-    if p.status == "all_in" and p.stack >= len(deal.live_stakes(p)):
-        p.status = "in"
+    if p.status == PlayerStatus.ALL_IN and p.stack >= len(deal.live_stakes(p)):
+        p.status = PlayerStatus.IN
     deal.log.append(f"{p.name} takes back {back} uncalled.")
 
 
@@ -266,10 +266,10 @@ class BettingPhase(Phase):
             self.close(deal)
 
     def in_players(self, deal: Deal) -> list[Player]:
-        return [p for p in deal.players if p.status == "in"]
+        return [p for p in deal.players if p.status == PlayerStatus.IN]
 
     def needs_to_act(self, deal: Deal, p: Player) -> bool:
-        if p.status != "in" or deal.round is None:
+        if p.status != PlayerStatus.IN or deal.round is None:
             return False
         if p.round_bet < deal.round.current:
             return True
@@ -332,7 +332,7 @@ class BettingPhase(Phase):
                 return True
         for s in live:
             s.live = False
-        p.status = "folded"
+        p.status = PlayerStatus.FOLDED
         deal.log.append(f"{p.name} folds.")
         return False
 
@@ -352,11 +352,11 @@ class BettingPhase(Phase):
         if allowed.most >= allowed.current:
             cost = deal.put(p, allowed.to_call)
             if p.stack == 0:
-                p.status = "all_in"
+                p.status = PlayerStatus.ALL_IN
             deal.log.append(f"{p.name} calls {cost}.")
             return
         cost = deal.put(p, allowed.most - p.round_bet)
-        p.status = "all_in"  # R24: what does not divide stays in the stack
+        p.status = PlayerStatus.ALL_IN  # R24: what does not divide stays in the stack
         deal.log.append(f"{p.name} calls {cost} and is all in.")
 
     def put_to(self, deal: Deal, p: Player, total: int, allowed: Limits, verb: str) -> None:
@@ -366,7 +366,7 @@ class BettingPhase(Phase):
         assert rnd is not None
         if total <= rnd.current:  # an all-in that only calls
             cost = deal.put(p, total - p.round_bet)
-            p.status = "all_in"
+            p.status = PlayerStatus.ALL_IN
             deal.log.append(f"{p.name} calls {cost} and is all in.")
             return
         increment = total - rnd.current
@@ -380,7 +380,7 @@ class BettingPhase(Phase):
             full = increment >= rnd.last_raise
         cost = deal.put(p, total - p.round_bet)
         if p.stack < allowed.stakes:
-            p.status = "all_in"
+            p.status = PlayerStatus.ALL_IN
         if full:
             for other in deal.players:
                 if other.seat != p.seat:
@@ -389,14 +389,14 @@ class BettingPhase(Phase):
             if deal.rules.betting != "fixed_limit":
                 rnd.last_raise = max(increment, rnd.last_raise)
         rnd.current = total
-        tail = " and is all in" if p.status == "all_in" else ""
+        tail = " and is all in" if p.status == PlayerStatus.ALL_IN else ""
         deal.log.append(f"{p.name} {verb}s to {total}{allowed.per} ({cost} in){tail}.")
 
     # ------------------------------------------------------------------ the step
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         rnd = deal.round
         if rnd is None or deal.turn is None:
-            return {"kind": "bet", "player": None, "to_call": 0, "instruction": "Betting is over."}
+            return Step(StepKind.BET, "Betting is over.", to_call=0)
         p = deal.players[deal.turn]
         allowed = limits(deal, p)
         round_name = deal.game.round_name(self)
@@ -408,17 +408,14 @@ class BettingPhase(Phase):
         else:
             what = "check or bet" if not rnd.current else "check or raise"
         k = allowed.stakes
-        return {
-            "kind": "bet",
-            "player": p.name,
-            "to_call": to_call,
-            "to_call_total": to_call * k,
-            "per_card": deal.stakes_per_card,
-            "cards": k if deal.stakes_per_card else None,
-            "round": round_name,
-            "current_bet": rnd.current,
-            "min_raise_to": allowed.min_to if allowed.can_raise else None,
-            "max_raise_to": allowed.max_to if allowed.can_raise else None,
-            "options": allowed.options(),
-            "instruction": f"{round_name}: {p.name}: {what}.",
-        }
+        offer = BetOffer(
+            to_call_total=to_call * k,
+            per_card=deal.stakes_per_card,
+            cards=k if deal.stakes_per_card else None,
+            round=round_name,
+            current_bet=rnd.current,
+            min_raise_to=allowed.min_to if allowed.can_raise else None,
+            max_raise_to=allowed.max_to if allowed.can_raise else None,
+        )
+        return Step(StepKind.BET, f"{round_name}: {p.name}: {what}.", player=p.name,
+                    to_call=to_call, bet=offer, options=tuple(allowed.options()))

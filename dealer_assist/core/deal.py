@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from dealer_assist.core.actions import Action
@@ -19,6 +20,7 @@ from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
 from dealer_assist.core.rules import HouseRules
+from dealer_assist.core.step import Step
 
 if TYPE_CHECKING:
     from dealer_assist.core.phases import Phase
@@ -96,12 +98,21 @@ class Stake:
     live: bool = True
 
 
+class PlayerStatus(StrEnum):
+    """Where a player stands in the deal; the state's ``status`` sends the value."""
+
+    IN = "in"
+    FOLDED = "folded"
+    ALL_IN = "all_in"
+    OUT = "out"  # not dealt in this deal
+
+
 @dataclass
 class Player:
     name: str
     seat: int
     stack: int
-    status: str = "in"  # in, folded, all_in, out
+    status: PlayerStatus = PlayerStatus.IN
     round_bet: int = 0  # per live stake, this betting round
     acted: bool = False
     stakes: list[int] = field(default_factory=list)
@@ -110,7 +121,7 @@ class Player:
 
     @property
     def live(self) -> bool:
-        return self.status in ("in", "all_in")
+        return self.status in (PlayerStatus.IN, PlayerStatus.ALL_IN)
 
 
 @dataclass
@@ -226,7 +237,7 @@ class Deal:
             [s.contributed for s in self.stakes],
             [s.live and self.players[s.owner].live for s in self.stakes],
             self.carry,
-            [self.players[s.owner].status == "all_in" for s in self.stakes],
+            [self.players[s.owner].status == PlayerStatus.ALL_IN for s in self.stakes],
         )
 
     def pot_total(self) -> int:
@@ -365,7 +376,7 @@ class Deal:
         twin.blind_draws = list(self.blind_draws)
         return twin
 
-    def step(self) -> dict[str, Any]:
+    def step(self) -> Step:
         return self.current_phase.step(self)
 
     def final_totals(self) -> Totals:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, Player
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.step import Step, StepKind
 
 
 class Phase:
@@ -26,13 +26,12 @@ class Phase:
         return ()
 
     def refusal(self, deal: Deal, action: Action) -> str:
-        step = self.step(deal)
-        return f"Cannot {action.type.replace('_', ' ')} now: {step['instruction']}"
+        return f"Cannot {action.type.replace('_', ' ')} now: {self.step(deal).instruction}"
 
     def handle(self, deal: Deal, action: Action) -> None:
         raise NotImplementedError
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         raise NotImplementedError
 
     @staticmethod
@@ -69,10 +68,9 @@ class NextPhase(Phase):
         deal.log.append(f"Done: {self.instruction}")
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
-        return {"kind": "next", "player": None,
-                "instruction": f"{self.instruction}, then tap Next.",
-                "public": public_doing(self.instruction)}
+    def step(self, deal: Deal) -> Step:
+        return Step(StepKind.NEXT, f"{self.instruction}, then tap Next.",
+                    public=public_doing(self.instruction))
 
 
 class RevealPhase(Phase):
@@ -115,15 +113,15 @@ class RevealPhase(Phase):
             entered[cell_name] = deal.parse(text)
         return entered
 
-    def step(self, deal: Deal) -> dict[str, Any]:
-        return {
-            "kind": "reveal", "player": None, "cells": list(self.cells),
+    def step(self, deal: Deal) -> Step:
+        return Step(
+            StepKind.REVEAL, cells=self.cells,
             # the grid frames the cells: the words say what and how many, not where
-            "instruction": f"Turn {self.label}: {len(self.cells)} "
-                           f"card{'s' if len(self.cells) > 1 else ''}, framed.",
-            "public": f"The dealer is turning {self.label}: {len(self.cells)} "
-                      f"card{'s' if len(self.cells) > 1 else ''}.",
-        }
+            instruction=f"Turn {self.label}: {len(self.cells)} "
+                        f"card{'s' if len(self.cells) > 1 else ''}, framed.",
+            public=f"The dealer is turning {self.label}: {len(self.cells)} "
+                   f"card{'s' if len(self.cells) > 1 else ''}.",
+        )
 
 
 def public_doing(instruction: str) -> str:
@@ -144,9 +142,7 @@ class EndPhase(Phase):
     def done(self, deal: Deal) -> bool:
         return False
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         if deal.game_over:
-            return {"kind": "game_over", "player": None,
-                    "instruction": deal.game_over_words or "The game is over."}
-        return {"kind": "start_deal", "player": None,
-                "instruction": "The deal is over: tap Start deal for the next one."}
+            return Step(StepKind.GAME_OVER, deal.game_over_words or "The game is over.")
+        return Step(StepKind.START_DEAL, "The deal is over: tap Start deal for the next one.")

@@ -29,6 +29,7 @@ from dealer_assist.core.chain import Chain
 from dealer_assist.core.deal import Deal, Departure, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.rules import MAX_CHIPS, HouseRules
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game
 from dealer_assist.games.registry import all_games, game_class, game_for
 
@@ -167,6 +168,7 @@ class Table:
         self.before = before
         self._totals: Totals | None = None
         self._between_log: tuple[str, ...] = ()
+        self._step: Step | None = None  # a table never changes: its step is read once
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -265,13 +267,15 @@ class Table:
         return [n for n in self.base.names if n not in dealt]
 
     def step(self) -> dict[str, Any]:
-        """What happens next (API.md "State", ``step``)."""
-        if self.deal is None:
-            return {"kind": "start_deal", "player": None,
-                    "instruction": "Tap Start deal to deal the first hand."}
-        step = self.deal.step()
-        step.setdefault("player", None)
-        return step
+        """What happens next, as JSON (API.md "State", ``step``)."""
+        return self.next_step().to_json()
+
+    def next_step(self) -> Step:
+        """What happens next."""
+        if self._step is None:
+            self._step = (Step(StepKind.START_DEAL, "Tap Start deal to deal the first hand.")
+                          if self.deal is None else self.deal.step())
+        return self._step
 
     # ------------------------------------------------------------------ acting
     def prepare(self, body: dict[str, Any] | Action) -> Action:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
-from dealer_assist.core.deal import Deal, Player, Stake, Totals
+from dealer_assist.core.deal import Deal, Player, PlayerStatus, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five
 from dealer_assist.core.layouts import (
@@ -25,6 +25,7 @@ from dealer_assist.core.layouts import (
 )
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase
 
 
@@ -81,17 +82,16 @@ class GridShowdown(ShowdownPhase):
                 f"({', '.join(line_label(ln) for ln in lines)})."
             )
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
         names = [p.name for p in deal.still_in()]
-        return {
-            "kind": "showdown", "player": None, "cells": missing, "players": names,
-            "hole_cards": self.hole,
-            "instruction": "Showdown: enter the hole cards of " + ", ".join(names)
-                           + (f" and the grid cards not entered yet ({len(missing)})"
-                              if missing else "") + ".",
-            "public": "Showdown: " + ", ".join(names) + " show their hole cards.",
-        }
+        return Step(
+            StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names), hole_cards=self.hole,
+            instruction="Showdown: enter the hole cards of " + ", ".join(names)
+                        + (f" and the grid cards not entered yet ({len(missing)})"
+                           if missing else "") + ".",
+            public="Showdown: " + ", ".join(names) + " show their hole cards.",
+        )
 
 
 class GridHoldem(Game):
@@ -113,20 +113,20 @@ class GridHoldem(Game):
             )
         for p in deal.players:
             if p.stack == 0:
-                p.status = "out"
+                p.status = PlayerStatus.OUT
                 continue
             p.stakes.append(len(deal.stakes))
             deal.stakes.append(Stake(owner=p.seat))
         ante = deal.rules.ante
         if ante:
             for p in deal.seats_from(deal.left_of_dealer):
-                if p.status == "out":
+                if p.status == PlayerStatus.OUT:
                     continue
                 paid = min(ante, p.stack)
                 p.stack -= paid
                 deal.stakes[p.stakes[0]].contributed += paid
                 if p.stack == 0:
-                    p.status = "all_in"
+                    p.status = PlayerStatus.ALL_IN
             deal.log.append(f"Everyone antes {ante}.")
         deal.dealt = True
 
@@ -165,7 +165,7 @@ class TexasDozen(GridHoldem):
         ]
 
     def blind_seats(self, deal: Deal) -> tuple[int, int]:
-        playing = [p.seat for p in deal.seats_from(deal.dealer) if p.status != "out"]
+        playing = [p.seat for p in deal.seats_from(deal.dealer) if p.status != PlayerStatus.OUT]
         if len(playing) == 2:  # R30: heads up, the dealer posts the small blind
             return playing[0], playing[1]
         return playing[1], playing[2]
@@ -176,12 +176,12 @@ class TexasDozen(GridHoldem):
         for seat, amount, name in ((small, deal.rules.small_blind, "small"),
                                    (big, deal.rules.big_blind, "big")):
             p = deal.players[seat]
-            if p.status != "in" or not amount:
+            if p.status != PlayerStatus.IN or not amount:
                 continue
             paid = min(amount, p.stack)
             deal.put(p, paid)
             if p.stack == 0:
-                p.status = "all_in"
+                p.status = PlayerStatus.ALL_IN
             deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
         deal.blinds = (small, big)
 

@@ -8,7 +8,15 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
-from dealer_assist.core.deal import KINGS_HAND_PLACE, Deal, Player, Stake, Totals, hand_place
+from dealer_assist.core.deal import (
+    KINGS_HAND_PLACE,
+    Deal,
+    Player,
+    PlayerStatus,
+    Stake,
+    Totals,
+    hand_place,
+)
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.hands import HandValue, rank_five
 from dealer_assist.core.layouts import (
@@ -23,6 +31,7 @@ from dealer_assist.core.layouts import (
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
 from dealer_assist.core.rules import HouseRules, max_cards_per_player
 from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase, hand_words, on_lines, winners_words
 
 
@@ -41,7 +50,7 @@ class BuyPhase(Phase):
             if p.bought is None:
                 if p.stack < deal.rules.ante:  # cannot pay for a single card: sits out
                     p.bought = 0
-                    p.status = "out"
+                    p.status = PlayerStatus.OUT
                     deal.log.append(f"{p.name} has too few chips to buy a card and sits out.")
                     continue
                 return p.seat
@@ -74,13 +83,13 @@ class BuyPhase(Phase):
         p.stack -= cost
         deal.kings_pot += cost
         if count == 0:
-            p.status = "out"
+            p.status = PlayerStatus.OUT
             deal.log.append(f"{p.name} buys no cards and sits this deal out.")
         else:
             for _ in range(count):
                 p.stakes.append(len(deal.stakes))
                 deal.stakes.append(Stake(owner=p.seat))
-            p.status = "in" if p.stack else "all_in"
+            p.status = PlayerStatus.IN if p.stack else PlayerStatus.ALL_IN
             deal.log.append(
                 f"{p.name} buys {count} card{'s' if count > 1 else ''} ({cost} to the king's pot)."
             )
@@ -99,22 +108,22 @@ class BuyPhase(Phase):
             )
             deal.phase = len(deal.game.phases) - 1
             for p in buyers:
-                p.status = "out"
+                p.status = PlayerStatus.OUT
                 p.stakes.clear()
             deal.stakes.clear()
         else:
             deal.dealt = True
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         if deal.turn is None:
-            return {"kind": "buy", "player": None, "instruction": "Buying is over."}
+            return Step(StepKind.BUY, "Buying is over.")
         p = deal.players[deal.turn]
         most = self.limit(deal, p)
-        return {
-            "kind": "buy", "player": p.name, "max": most, "ante": deal.rules.ante,
-            "instruction": f"{p.name}: how many cards? 0 to {most}, {deal.rules.ante} each "
-                           "to the king's pot.",
-        }
+        return Step(
+            StepKind.BUY, player=p.name, most_cards=most, ante=deal.rules.ante,
+            instruction=f"{p.name}: how many cards? 0 to {most}, {deal.rules.ante} each "
+                        "to the king's pot.",
+        )
 
 
 class DealCardsPhase(Phase):
@@ -163,19 +172,19 @@ class DealCardsPhase(Phase):
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         waiting = self.waiting(deal)
         if not waiting:
-            return {"kind": "deal_cards", "player": None, "instruction": "Every card is dealt."}
+            return Step(StepKind.DEAL_CARDS, "Every card is dealt.")
         p = waiting[0]
         n = len(p.stakes)
-        return {
-            "kind": "deal_cards", "player": p.name, "count": n,
-            "waiting": [q.name for q in waiting],
-            "instruction": f"Deal {p.name} {n} card{'s' if n > 1 else ''} and enter "
-                           f"{'them' if n > 1 else 'it'} (the rank is enough).",
-            "public": f"The dealer is dealing {p.name} {n} card{'s' if n > 1 else ''}.",
-        }
+        return Step(
+            StepKind.DEAL_CARDS, player=p.name, count=n,
+            waiting=tuple(q.name for q in waiting),
+            instruction=f"Deal {p.name} {n} card{'s' if n > 1 else ''} and enter "
+                        f"{'them' if n > 1 else 'it'} (the rank is enough).",
+            public=f"The dealer is dealing {p.name} {n} card{'s' if n > 1 else ''}.",
+        )
 
 
 class KingsPotReveal(RevealPhase):
@@ -206,16 +215,16 @@ class KingsPotShowdown(ShowdownPhase):
         settle_kings_pot(deal)
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
-        return {
-            "kind": "showdown", "player": None, "cells": missing,
-            "instruction": "Showdown: turn every card and enter "
-                           + (f"the {len(missing)} grid cards not entered yet and " if missing
-                              else "")
-                           + "the king's hand.",
-            "public": "Showdown: the dealer is turning every card and the king's hand.",
-        }
+        return Step(
+            StepKind.SHOWDOWN, cells=tuple(missing),
+            instruction="Showdown: turn every card and enter "
+                        + (f"the {len(missing)} grid cards not entered yet and " if missing
+                           else "")
+                        + "the king's hand.",
+            public="Showdown: the dealer is turning every card and the king's hand.",
+        )
 
 
 def check_rank_counts(deal: Deal, new: list[str]) -> None:

@@ -17,6 +17,7 @@ from dealer_assist.core.layouts import BOARD, BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.pots import best_among
 from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import hand_phrase
 from dealer_assist.games.grid_holdem import TexasDozen
 
@@ -59,14 +60,13 @@ class HoldemShowdown(ShowdownPhase):
         deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
                         f"{hand_phrase(best[winners[0]].name)}.")
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
         names = [p.name for p in deal.still_in()]
         board = f" and the board cards not entered yet ({len(missing)})" if missing else ""
-        return {"kind": "showdown", "player": None, "cells": missing, "players": names,
-                "hole_cards": 2,
-                "instruction": f"Showdown: enter the two cards of {', '.join(names)}{board}.",
-                "public": "Showdown: " + ", ".join(names) + " show their hole cards."}
+        return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names), hole_cards=2,
+                    instruction=f"Showdown: enter the two cards of {', '.join(names)}{board}.",
+                    public="Showdown: " + ", ".join(names) + " show their hole cards.")
 
 
 class TexasHoldem(TexasDozen):

@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import RANK_NAMES, rank_value
-from dealer_assist.core.deal import Deal, PhaseState, Player, Stake, Totals
+from dealer_assist.core.deal import Deal, PhaseState, Player, PlayerStatus, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_two_plus_three
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
 from dealer_assist.core.layouts import BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase
 
 BOARD = BOARD_CELLS
@@ -159,15 +160,15 @@ class DrawPhase(Phase):
             deal.log.append(words + ".")
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         if deal.turn is None:
-            return {"kind": "draw", "player": None, "instruction": "The draw is over."}
+            return Step(StepKind.DRAW, "The draw is over.")
         name = deal.players[deal.turn].name
         why = ("the lowest card takes the first blind" if self.purpose == "blind"
                else "a tie for most chips: the highest card wins")
-        return {"kind": "draw", "player": name, "purpose": self.purpose,
-                "instruction": f"{name}: draw a card ({why}), or let the app draw.",
-                "public": f"{name} draws a card: {why}."}
+        return Step(StepKind.DRAW, player=name, purpose=self.purpose,
+                    instruction=f"{name}: draw a card ({why}), or let the app draw.",
+                    public=f"{name} draws a card: {why}.")
 
 
 class BlindPayPhase(Phase):
@@ -182,7 +183,7 @@ class BlindPayPhase(Phase):
     def enter(self, deal: Deal) -> None:
         seat = blind_seat(deal)
         p = deal.players[seat] if seat is not None else None
-        if p is None or p.status != "in":
+        if p is None or p.status != PlayerStatus.IN:
             self.mark_done(deal)
         elif p.stack == 0:
             deal.log.append(f"{p.name} has no chips and plays on for free.")
@@ -202,17 +203,16 @@ class BlindPayPhase(Phase):
         if action.type == "pay":
             deal.log.append(pay_one(deal, p))
         else:
-            p.status = "folded"
+            p.status = PlayerStatus.FOLDED
             deal.stakes[p.stakes[0]].live = False
             deal.log.append(f"{p.name} {'sits this hand out' if self.first else 'folds'}.")
         deal.turn = None
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         name = deal.players[deal.turn].name if deal.turn is not None else None
         other = "sit it out" if self.first else "fold"
-        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
-                "instruction": f"{name} (blind): pay 1 {self.purpose}, or {other}."}
+        return pay_step(name, f"{name} (blind): pay 1 {self.purpose}, or {other}.")
 
 
 class OthersPayPhase(Phase):
@@ -227,13 +227,13 @@ class OthersPayPhase(Phase):
         blind = blind_seat(deal)
         start = (blind if blind is not None else deal.dealer) + 1
         return [p for p in deal.seats_from(start)
-                if p.seat != blind and p.status == "in" and p.stack > 0
+                if p.seat != blind and p.status == PlayerStatus.IN and p.stack > 0
                 and p.seat not in asked]
 
     def enter(self, deal: Deal) -> None:
         deal.phase_state = PayState()
         for p in deal.players:
-            if p.status == "in" and p.stack == 0 and p.seat != blind_seat(deal):
+            if p.status == PlayerStatus.IN and p.stack == 0 and p.seat != blind_seat(deal):
                 deal.log.append(f"{p.name} has no chips and plays on for free.")
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
@@ -258,17 +258,16 @@ class OthersPayPhase(Phase):
         if action.type == "pay":
             deal.log.append(pay_one(deal, p))
         else:
-            p.status = "folded"
+            p.status = PlayerStatus.FOLDED
             deal.stakes[p.stakes[0]].live = False
             deal.log.append(f"{p.name} folds.")
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         waiting = self.waiting(deal)
         name = waiting[0].name if waiting else None
-        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
-                "instruction": f"{name}: pay 1 to see the river, or fold."}
+        return pay_step(name, f"{name}: pay 1 to see the river, or fold.")
 
 
 class RiverRaisePhase(Phase):
@@ -299,7 +298,7 @@ class RiverRaisePhase(Phase):
             return
         p = deal.player(action.player)
         if action.type == "raise":
-            if p.status != "in":
+            if p.status != PlayerStatus.IN:
                 raise IllegalActionError(f"{p.name} is not in this hand and cannot raise.")
             if p.stack == 0:
                 raise IllegalActionError(f"{p.name} has no chips to raise with.")
@@ -307,7 +306,7 @@ class RiverRaisePhase(Phase):
             pay_one(deal, p)
             state.raiser = p.seat
             state.pending = [q.seat for q in deal.seats_from(p.seat + 1)
-                                if q.seat != p.seat and q.status == "in" and q.stack > 0]
+                                if q.seat != p.seat and q.status == PlayerStatus.IN and q.stack > 0]
         else:
             if not state.pending or state.pending[0] != p.seat:
                 whose = deal.players[state.pending[0]].name if state.pending else "nobody"
@@ -318,23 +317,22 @@ class RiverRaisePhase(Phase):
             if action.type == "pay":
                 deal.log.append(pay_one(deal, p) + " (matching the raise)")
             else:
-                p.status = "folded"
+                p.status = PlayerStatus.FOLDED
                 deal.stakes[p.stakes[0]].live = False
                 deal.log.append(f"{p.name} folds to the raise.")
         deal.turn = state.pending[0] if state.pending else None
         if not state.pending:
             self.mark_done(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         state = self.state(deal)
         if state.raiser is None:
-            return {"kind": "next", "player": None, "options": ["raise", "next"],
-                    "instruction": "Anyone still in may raise by 1 (river raise); "
-                                   "or tap Next for the river.",
-                    "public": "Anyone still in may raise by 1 before the river."}
+            return Step(StepKind.NEXT, options=("raise", "next"),
+                        instruction="Anyone still in may raise by 1 (river raise); "
+                                    "or tap Next for the river.",
+                        public="Anyone still in may raise by 1 before the river.")
         name = deal.players[state.pending[0]].name
-        return {"kind": "pay", "player": name, "to_call": 1, "options": ["pay", "fold"],
-                "instruction": f"{name}: pay 1 to match the raise, or fold."}
+        return pay_step(name, f"{name}: pay 1 to match the raise, or fold.")
 
 
 class TwentyOneShowdown(ShowdownPhase):
@@ -377,13 +375,13 @@ class TwentyOneShowdown(ShowdownPhase):
         deal.carry = left  # R55: odd chips stay in the pot for the next hand
         close_hand(deal)
 
-    def step(self, deal: Deal) -> dict[str, Any]:
+    def step(self, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
-        return {"kind": "showdown", "player": None, "cells": self.missing(deal),
-                "players": names, "hole_cards": 2,
-                "instruction": "Showdown: enter the two cards of " + ", ".join(names)
-                               + " and the board.",
-                "public": "Showdown: " + ", ".join(names) + " show their two cards."}
+        return Step(StepKind.SHOWDOWN, cells=tuple(self.missing(deal)),
+                    players=tuple(names), hole_cards=2,
+                    instruction="Showdown: enter the two cards of " + ", ".join(names)
+                                + " and the board.",
+                    public="Showdown: " + ", ".join(names) + " show their two cards.")
 
 
 def close_hand(deal: Deal) -> None:
@@ -501,3 +499,8 @@ def draw_candidates_taken(deal: Deal) -> list[str]:
     """Cards already drawn in the current draw round (the app draws from the rest)."""
     state = deal.phase_state
     return list(state.draws.values()) if isinstance(state, DrawState) else []
+
+
+def pay_step(name: str | None, instruction: str) -> Step:
+    """A turn to pay 1 (a blind, to see the river, to match a river raise) or fold."""
+    return Step(StepKind.PAY, instruction, player=name, to_call=1, options=("pay", "fold"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
 from dealer_assist.games.registry import all_games
 
@@ -102,12 +103,13 @@ def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[st
         stack, buy_in = totals.stacks[seat], totals.buy_ins[seat]
         p = in_deal.get(name)
         if deal is None or p is None:
-            entry: dict[str, Any] = {"name": name, "stack": stack, "status": "out", "bet": 0,
+            entry: dict[str, Any] = {"name": name, "stack": stack,
+                                     "status": PlayerStatus.OUT.value, "bet": 0,
                                      "in_pot": 0, "buy_in": buy_in}
             entry |= game.idle_player_fields()
         else:
             entry = {
-                "name": p.name, "stack": stack if over else p.stack, "status": p.status,
+                "name": p.name, "stack": stack if over else p.stack, "status": p.status.value,
                 "bet": p.round_bet if deal.round else 0,
                 "in_pot": sum(deal.stakes[i].contributed for i in p.stakes),
                 "dealer": p.seat == deal.dealer,
