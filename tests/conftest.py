@@ -245,3 +245,17 @@ def listeners() -> Iterator[list[Listener]]:
         thread.start()
     for thread in closing:
         thread.join(10)
+
+
+# --------------------------------------------------------------------------- a real PostgreSQL
+@pytest.fixture(scope="session")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One real PostgreSQL server for the whole run (tests/postgres_server.py); each test
+    takes a database of its own with ``postgres.new_database()``."""
+    from postgres_server import PostgresServer
+
+    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+    try:
+        yield server
+    finally:
+        server.stop()
