@@ -557,11 +557,11 @@ def test_r6_every_result_is_told_a_pot_a_sentence_and_its_pots_hold_every_chip_p
         t = play_deal(t, rng)
         assert t.deal is not None and t.deal.result is not None
         result = t.deal.result
-        pots = result.get("pots", [])
-        paid = sum(p["amount"] - p["carried"] for p in pots)
-        assert paid == sum(result["payouts"].values())
+        pots = result.pots or []
+        paid = sum(p.amount - p.carried for p in pots)
+        assert paid == sum(result.payouts.values())
         sentences = table_state(t)["result_sentences"]
         assert sentences and all(s.endswith(".") for s in sentences)
-        shared = [p for p in pots if p["amount"] and not result.get("uncontested")]
+        shared = [p for p in pots if p.amount and not result.uncontested]
         for pot in shared:
-            assert any(f" {pot['amount']}: " in s for s in sentences), (pot, sentences)
+            assert any(f" {pot.amount}: " in s for s in sentences), (pot, sentences)

@@ -566,7 +566,7 @@ def test_r55_a_hand_that_everyone_left_carries_its_pot_without_a_bank_chip() -> 
     for p in deal.players:
         p.status = "folded"
     deal.game.award_uncontested(deal, None)
-    assert deal.result is not None and deal.result["winners"] == []
+    assert deal.result is not None and deal.result.winners == []
     assert deal.carry == 2 and deal.bank == 21 and deal.pot_total() == 2
     assert deal.chips() == 33
 

@@ -19,6 +19,7 @@ from dealer_assist.core.cards import parse_card, pretty
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
+from dealer_assist.core.result import PotKind, PotShare, Result
 from dealer_assist.core.rules import HouseRules
 from dealer_assist.core.step import Step
 
@@ -170,7 +171,7 @@ class Deal:
     bank: int = 0
     carry: int = 0  # dead chips in this deal's main pot
     off_table: int = 0
-    result: dict[str, Any] | None = None
+    result: Result | None = None  # the game's own kind (Game.result_type), once settled
     # a Chain: each action's copy of the deal shares the lines so far (core/chain.py)
     log: Chain[str] = field(default_factory=Chain)
     phase_state: PhaseState = field(default_factory=PhaseState)
@@ -180,8 +181,6 @@ class Deal:
     blinds: tuple[int, ...] = ()  # the seats that posted blinds, the big (or only) one last
     button: int | None = None  # where the game put the button, if not on the dealer (R51)
     blind_draws: list[dict[str, str]] = field(default_factory=list)  # R51: round by round
-    rebuys: dict[int, int] = field(default_factory=dict)  # seat -> chips bought after the deal
-    adjustments: list[dict[str, Any]] = field(default_factory=list)  # after the deal (R8)
 
     # ----------------------------------------------------------------- names and seats
     def player(self, name: str | None) -> Player:
@@ -245,7 +244,7 @@ class Deal:
 
     def share_out(
         self, amount: int, winners: Sequence[int], *, odd_chip: str | None = None,
-        kind: str = "pot",
+        kind: PotKind = PotKind.POT,
     ) -> int:
         """Pay ``amount`` to ``winners`` (seats, one entry a share); returns the odd chips
         left over under ``carry`` (R7). Each share-out is kept in the result's ``pots``
@@ -257,26 +256,27 @@ class Deal:
         )
         payouts = self.result_payouts()
         share = amount // len(winners) if winners else 0
-        record: dict[str, Any] = {"kind": kind, "amount": amount, "winners": [], "shares": {},
-                                  "odd": {}, "carried": left}
+        record = PotShare(kind=kind, amount=amount, carried=left)
         for seat, chips in won.items():
             self.players[seat].stack += chips
             name = self.players[seat].name
             payouts[name] = payouts.get(name, 0) + chips
             count = sum(1 for w in winners if w == seat)
-            record["winners"].append(name)
-            record["shares"][name] = count
+            record.winners.append(name)
+            record.shares[name] = count
             if chips > share * count:
-                record["odd"][name] = chips - share * count
-        assert self.result is not None
-        self.result.setdefault("pots", []).append(record)
+                record.odd[name] = chips - share * count
+        self.settled().add_pot(record)
         return left
 
-    def result_payouts(self) -> dict[str, int]:
+    def settled(self) -> Result:
+        """The deal's result, begun (of the game's own kind) if there is none yet."""
         if self.result is None:
-            self.result = {"payouts": {}}
-        payouts: dict[str, int] = self.result["payouts"]
-        return payouts
+            self.result = self.game.result_type()
+        return self.result
+
+    def result_payouts(self) -> dict[str, int]:
+        return self.settled().payouts
 
     def clear_pots(self) -> None:
         for s in self.stakes:
@@ -371,8 +371,6 @@ class Deal:
         twin.result = copy.deepcopy(self.result)
         twin.log = self.log.copy()
         twin.phase_state = self.phase_state.copy()
-        twin.rebuys = dict(self.rebuys)
-        twin.adjustments = list(self.adjustments)
         twin.blind_draws = list(self.blind_draws)
         return twin
 
@@ -389,10 +387,7 @@ class Deal:
             carry=self.carry + sum(s.contributed for s in self.stakes),
             off_table=self.off_table,
             game_over=self.game_over,
-            buy_ins=tuple(
-                b + self.rebuys.get(i, 0)
-                for i, b in enumerate(self.totals.buy_ins or self.totals.stacks)
-            ),
+            buy_ins=self.totals.buy_ins or self.totals.stacks,
         )
 
     def dealer_button(self) -> int:

@@ -15,6 +15,7 @@ from dealer_assist.core.deal import Deal, Player, Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.layouts import Layout, line_label
 from dealer_assist.core.phases import Phase
+from dealer_assist.core.result import PotShare, Result
 from dealer_assist.core.rules import GameRules, HouseRules
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Game(GameRules):
     stacks_chart_title: ClassVar[str] = "Stacks after each deal"
     stacks_from_zero: ClassVar[bool] = False  # small stacks: the chart's axis starts at 0
     ends_when_one_left = True
+    result_type: ClassVar[type[Result]] = Result  # the kind of result its deals settle to
     round_names: tuple[str, ...] = ("Round 1", "Round 2", "Round 3")
 
     @classmethod
@@ -115,33 +117,33 @@ class Game(GameRules):
         return []
 
     @classmethod
-    def result_words(cls, result: dict[str, Any]) -> str:
+    def result_words(cls, result: Result) -> str:
         """A deal's result in words, as the history lists it: its sentences in a row."""
         return " ".join(cls.result_sentences(result))
 
     @classmethod
-    def result_sentences(cls, result: dict[str, Any]) -> list[str]:
+    def result_sentences(cls, result: Result) -> list[str]:
         """The result in sentences, as the pages show it: one a pot, who took it and with
         what (R6), who got an odd chip and why (R7), then what the game adds."""
-        pots = [p for p in result.get("pots", []) if p["kind"] == "pot" and p["amount"]]
-        if "pots" not in result and result.get("payouts"):
+        pots = result.bet_pots()
+        if result.pots is None and result.payouts:
             return [cls.legacy_result_words(result)]  # kept before each pot was recorded
         sentences: list[str] = []
-        if result.get("uncontested"):
-            winners = result.get("winners") or []
+        if result.uncontested:
+            winners = result.winners or []
             if winners:
-                amount = sum(p["amount"] for p in pots)
+                amount = sum(p.amount for p in pots)
                 takes = f"takes the pot of {amount}" if amount else "wins"
                 sentences.append(f"Everyone else folded: {winners[0]} {takes}.")
             else:
                 sentences.append("Everyone left the hand: its pot carries to the next "
                                  f"{cls.deal_word.lower()}.")
-        elif not pots and result.get("winning_lines"):
+        elif not pots and result.winning_lines:
             sentences.append(cls.unbet_words(result))
         else:
             for index, pot in enumerate(pots):
                 label = pot_label(index, len(pots))
-                sentences.append(f"{label} {pot['amount']}: {cls.pot_words(pot, result)}.")
+                sentences.append(f"{label} {pot.amount}: {cls.pot_words(pot, result)}.")
                 sentences += cls.odd_chip_sentences(pot, label)
         return sentences + cls.result_extra_sentences(result)
 
@@ -150,14 +152,13 @@ class Game(GameRules):
     odd_chip_rule: ClassVar[str] = "R7"  # the rule that says where odd chips go
 
     @classmethod
-    def pot_words(cls, pot: dict[str, Any], result: dict[str, Any]) -> str:
+    def pot_words(cls, pot: PotShare, result: Result) -> str:
         """Who took a pot and with what: "Dee, four aces on row 1"."""
         words = winners_words(pot)
-        if pot.get("hand"):
-            words += ", " + hand_words(pot["hand"])
-        hands = result.get("hands") or {}
-        lines = {name: tuple((hands.get(name) or {}).get("lines") or ())
-                 for name in pot["winners"]}
+        if pot.hand:
+            words += ", " + hand_words(pot.hand)
+        lines = {name: tuple(shown.lines or ()) if (shown := result.shown(name)) else ()
+                 for name in pot.winners}
         if len(set(lines.values())) == 1:
             words += "".join(" " + on_lines(ls) for ls in set(lines.values()) if ls)
         else:
@@ -165,67 +166,67 @@ class Game(GameRules):
         return words
 
     @classmethod
-    def unbet_words(cls, result: dict[str, Any]) -> str:
+    def unbet_words(cls, result: Result) -> str:
         """A showdown with nothing bet: only who would have won."""
         return cls.result_opening(result) + "; no chips were bet."
 
     @classmethod
-    def odd_chip_sentences(cls, pot: dict[str, Any], label: str) -> list[str]:
+    def odd_chip_sentences(cls, pot: PotShare, label: str) -> list[str]:
         """R7: who got the odd chips of a pot shared, and why; or where they wait."""
-        odd: dict[str, int] = pot.get("odd") or {}
         of = "" if label == "Pot" else f" of the {label[0].lower()}{label[1:]}"
-        if odd:
-            count = sum(odd.values())
+        if pot.odd:
+            count = sum(pot.odd.values())
             chip = "the odd chip" if count == 1 else f"the {count} odd chips"
-            verb = "gets" if len(odd) == 1 else "get"
-            return [f"{and_list(list(odd))} {verb} {chip}{of}: the first of its winners from "
-                    f"the dealer's left ({cls.odd_chip_rule})."]
-        if pot.get("carried"):
-            count = pot["carried"]
+            verb = "gets" if len(pot.odd) == 1 else "get"
+            return [f"{and_list(list(pot.odd))} {verb} {chip}{of}: the first of its winners "
+                    f"from the dealer's left ({cls.odd_chip_rule})."]
+        if pot.carried:
+            count = pot.carried
             chip = "The odd chip" if count == 1 else f"The {count} odd chips"
             verb = "stays" if count == 1 else "stay"
             return [f"{chip}{of} {verb} {cls.carry_place} ({cls.odd_chip_rule})."]
         return []
 
     @classmethod
-    def result_extra_sentences(cls, result: dict[str, Any]) -> list[str]:
+    def result_extra_sentences(cls, result: Result) -> list[str]:
         """What a game adds to a result's sentences (the king's pot, the bank's chip)."""
         return []
 
     @classmethod
-    def legacy_result_words(cls, result: dict[str, Any]) -> str:
+    def legacy_result_words(cls, result: Result) -> str:
         """One sentence for a result kept without its pots (before issue 13)."""
-        pays = [f"{name} takes {amount}" for name, amount in result.get("payouts", {}).items()
-                if amount]
+        pays = [f"{name} takes {amount}" for name, amount in result.payouts.items() if amount]
         words = cls.result_opening(result)
         words += "; " + ", ".join(pays) if pays else ""
         return words + cls.result_extras(result) + "."
 
     @classmethod
-    def result_opening(cls, result: dict[str, Any]) -> str:
-        if result.get("uncontested"):
-            winners = result.get("winners") or []
+    def result_opening(cls, result: Result) -> str:
+        """How an old result's sentence (:meth:`legacy_result_words`) and a showdown with
+        nothing bet (:meth:`unbet_words`) begin."""
+        if result.uncontested:
+            winners = result.winners or []
             if not winners:
                 return "Everyone left the hand: its pot carries"
             return f"Everyone else folded: {winners[0]} wins"
-        lines = [cls.layout.line_label(line) for line in result.get("winning_lines", [])]
-        hands = result.get("hands") or {}
-        winners = result.get("winners") or []
+        lines = [cls.layout.line_label(line) for line in result.winning_lines or ()]
+        winners = result.winners or []
         if lines:
             words = ("Winning line: " if len(lines) == 1 else "Winning lines: ") + ", ".join(
                 lines)
             words += cls.winning_hand_words(result)
         else:
             words = "Showdown"
-        if winners and hands.get(winners[0]):
-            words += f" ({' and '.join(winners)}: {hands[winners[0]]['hand'].lower()})"
+        shown = result.shown(winners[0]) if winners else None
+        if shown:
+            words += f" ({' and '.join(winners)}: {shown.hand.lower()})"
         return words
 
     @classmethod
-    def winning_title(cls, result: dict[str, Any]) -> str | None:
+    def winning_title(cls, result: Result) -> str | None:
         """The pages' line for the winning lines: "Winning line: Row 1 — Ann: Flush, ace high"
         (the state's ``winning_words``); None where no line won."""
-        lines = result.get("winning_lines") or []
+        lines = result.winning_lines or []
         if not lines:
             return None
         words = " and ".join(cls.layout.line_title(line) for line in lines)
@@ -233,20 +234,18 @@ class Game(GameRules):
         return f"Winning line{plural}: {words}{cls.winning_hand_title(result)}"
 
     @classmethod
-    def winning_hand_title(cls, result: dict[str, Any]) -> str:
-        winners = result.get("winners") or []
-        hands = result.get("hands") or {}
-        if winners and hands.get(winners[0]):
-            return f" — {' and '.join(winners)}: {hands[winners[0]]['hand']}"
-        return ""
+    def winning_hand_title(cls, result: Result) -> str:
+        winners = result.winners or []
+        shown = result.shown(winners[0]) if winners else None
+        return f" — {' and '.join(winners)}: {shown.hand}" if shown else ""
 
     @classmethod
-    def winning_hand_words(cls, result: dict[str, Any]) -> str:
+    def winning_hand_words(cls, result: Result) -> str:
         """The hand of the winning line, where the line is the bet (R26)."""
         return ""
 
     @classmethod
-    def result_extras(cls, result: dict[str, Any]) -> str:
+    def result_extras(cls, result: Result) -> str:
         """What a result adds to its sentence after the payouts."""
         return ""
 
@@ -308,9 +307,9 @@ class Game(GameRules):
         amount = deal.pot_total()
         deal.clear_pots()
         deal.share_out(amount, [winner.seat])
-        assert deal.result is not None
-        deal.result["uncontested"] = True
-        deal.result["winners"] = [winner.name]
+        result = deal.settled()
+        result.uncontested = True
+        result.winners = [winner.name]
         deal.log.append(f"{winner.name} takes {amount}: everyone else folded.")
 
 
@@ -329,11 +328,11 @@ def pot_label(index: int, count: int) -> str:
     return f"{_ORDINALS[index - 1]} side pot" if index <= len(_ORDINALS) else f"Side pot {index}"
 
 
-def winners_words(pot: dict[str, Any]) -> str:
+def winners_words(pot: PotShare) -> str:
     """"Dee"; "Dee and Cy split it"; "Dee (2 shares) and Cy split it" (R26: a share a card)."""
-    names = [name if pot["shares"].get(name, 1) == 1 else f"{name} ({pot['shares'][name]} shares)"
-             for name in pot["winners"]]
-    if len(names) == 1 and pot["shares"].get(pot["winners"][0], 1) == 1:
+    names = [name if pot.shares.get(name, 1) == 1 else f"{name} ({pot.shares[name]} shares)"
+             for name in pot.winners]
+    if len(names) == 1 and pot.shares.get(pot.winners[0], 1) == 1:
         return names[0]
     return f"{and_list(names)} split it" if len(names) > 1 else (
         f"{names[0]} takes it")

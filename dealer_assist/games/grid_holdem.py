@@ -24,6 +24,7 @@ from dealer_assist.core.layouts import (
     line_label,
 )
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
+from dealer_assist.core.result import ShownHand
 from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase
@@ -55,11 +56,9 @@ class GridShowdown(ShowdownPhase):
 
     def settle(self, deal: Deal) -> None:
         best = {p.seat: self.best_lines(deal, p) for p in deal.still_in()}
-        deal.result = {"payouts": {}, "hands": {}}
-        for seat, (value, lines) in best.items():
-            deal.result["hands"][deal.players[seat].name] = {
-                "cards": list(value.cards), "hand": value.name, "lines": lines,
-            }
+        result = deal.result = deal.game.result_type(hands={
+            deal.players[seat].name: ShownHand(list(value.cards), value.name, lines)
+            for seat, (value, lines) in best.items()})
         carry_out = 0
         for pot in deal.pots():
             seats = sorted({deal.stakes[i].owner for i in pot.eligible})
@@ -68,13 +67,13 @@ class GridShowdown(ShowdownPhase):
             top = max(best[s][0].score for s in seats)
             winners = [s for s in seats if best[s][0].score == top]
             carry_out += deal.share_out(pot.amount, winners)
-            deal.result["pots"][-1]["hand"] = best[winners[0]][0].name
+            result.last_pot.hand = best[winners[0]][0].name
         deal.clear_pots()
         deal.carry = carry_out  # R7 carry: odd chips wait for next deal
         top = max(v.score for v, _ in best.values())
         win_seats = [s for s, (v, _) in best.items() if v.score == top]
-        deal.result["winners"] = [deal.players[s].name for s in win_seats]
-        deal.result["winning_lines"] = sorted({ln for s in win_seats for ln in best[s][1]})
+        result.winners = [deal.players[s].name for s in win_seats]
+        result.winning_lines = sorted({ln for s in win_seats for ln in best[s][1]})
         for s in win_seats:
             value, lines = best[s]
             deal.log.append(
@@ -132,8 +131,8 @@ class GridHoldem(Game):
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         super().award_uncontested(deal, winner)
-        if deal.result is not None:
-            deal.result.setdefault("winning_lines", [])
+        if deal.result is not None and deal.result.winning_lines is None:
+            deal.result.winning_lines = []
 
 
 class TexasDozen(GridHoldem):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
@@ -29,10 +30,57 @@ from dealer_assist.core.layouts import (
     line_label,
 )
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
+from dealer_assist.core.result import PotKind, PotShare, Result
 from dealer_assist.core.rules import HouseRules, max_cards_per_player
 from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase, hand_words, on_lines, winners_words
+
+
+@dataclass
+class LineShown:
+    """A line of the grid (or the king's hand) at the showdown: its five cards, its hand,
+    whether a live card backed it, and who held those cards (a name a card, R26)."""
+
+    cards: list[str]
+    hand: str
+    backed: bool = False
+    held_by: list[str] = field(default_factory=list)
+
+
+@dataclass
+class KingsPotResult(Result):
+    """A King's Pot result: every line's hand, the king's pot won and what carries (R28), and
+    whether the deal ended before play (R29: fewer than two buyers)."""
+
+    lines: dict[str, LineShown] | None = None
+    kings_pot_won: int | None = None
+    kings_pot_carries: int | None = None
+    no_play: bool | None = None
+
+    @classmethod
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        lines = data.get("lines")
+        return {
+            **super().fields_from_json(data),
+            "lines": ({line: LineShown(list(v["cards"]), v["hand"], bool(v.get("backed")),
+                                       list(v.get("held_by", [])))
+                       for line, v in lines.items()} if lines is not None else None),
+            "kings_pot_won": data.get("kings_pot_won"),
+            "kings_pot_carries": data.get("kings_pot_carries"),
+            "no_play": data.get("no_play"),
+        }
+
+
+def kings_lines(result: Result) -> dict[str, LineShown]:
+    """Every line's hand, where the result has them (a showdown's)."""
+    return (result.lines or {}) if isinstance(result, KingsPotResult) else {}
+
+
+def winning_line(result: Result) -> LineShown | None:
+    """The first winning line's hand, where the result names one."""
+    winning = result.winning_lines or []
+    return kings_lines(result).get(winning[0]) if winning else None
 
 
 class BuyPhase(Phase):
@@ -101,8 +149,8 @@ class BuyPhase(Phase):
         self.mark_done(deal)
         buyers = [p for p in deal.players if p.bought]
         if len(buyers) < 2:  # R29: the deal ends at once; its antes stay in the king's pot
-            deal.result = {"payouts": {}, "no_play": True, "winning_lines": [],
-                           "kings_pot_carries": deal.kings_pot}
+            deal.result = KingsPotResult(no_play=True, winning_lines=[],
+                                         kings_pot_carries=deal.kings_pot)
             deal.log.append(
                 "Fewer than two players bought cards: the antes stay in the king's pot."
             )
@@ -259,7 +307,7 @@ def settle_kings_pot(deal: Deal) -> None:
     backed = {LINE_OF_RANK[s.card[0]] for _, s in live if s.card}
     best = max(values[line].score for line in backed)
     winning = sorted(line for line in backed if values[line].score == best)
-    deal.result = {"payouts": {}, "winning_lines": winning}
+    result = deal.result = KingsPotResult(winning_lines=winning)
     # R7 carry: odd chips stay "for the next deal" in the king's pot, so they join it only
     # after the king's pot of this deal is shared (R28), not as part of what the kings win now.
     odd_chips = 0
@@ -273,33 +321,34 @@ def settle_kings_pot(deal: Deal) -> None:
         odd_chips += deal.share_out(pot.amount, winners)
         pot_lines = sorted({LINE_OF_RANK[s.card[0]] for _, s in eligible
                             if s.card and values[LINE_OF_RANK[s.card[0]]].score == top})
-        deal.result["pots"][-1].update(lines=pot_lines, hand=values[pot_lines[0]].name)
+        result.last_pot.lines = pot_lines
+        result.last_pot.hand = values[pot_lines[0]].name
     deal.clear_pots()
     king_cards = [s.owner for _, s in live if s.card and s.card[0] == "K"]
     if "king" in winning and king_cards:
         amount = deal.kings_pot
         deal.kings_pot = 0
-        deal.kings_pot += deal.share_out(amount, king_cards, kind="kings_pot")
-        deal.result["kings_pot_won"] = amount - deal.kings_pot
+        deal.kings_pot += deal.share_out(amount, king_cards, kind=PotKind.KINGS_POT)
+        result.kings_pot_won = amount - deal.kings_pot
         deal.log.append(f"The king's hand wins: the king's pot of {amount} is shared.")
     deal.kings_pot += odd_chips
-    deal.result["kings_pot_carries"] = deal.kings_pot
+    result.kings_pot_carries = deal.kings_pot
     holders: dict[str, list[str]] = {line: [] for line in values}
     for _, s in live:
         if s.card:
             holders[LINE_OF_RANK[s.card[0]]].append(deal.players[s.owner].name)
-    deal.result["lines"] = {
-        line: {"cards": list(v.cards), "hand": v.name, "backed": line in backed,
-               "held_by": holders[line]}  # one name a live card backing it
+    result.lines = {
+        line: LineShown(list(v.cards), v.name, backed=line in backed, held_by=holders[line])
         for line, v in values.items()
     }
-    deal.result["winners"] = [p.name for p in deal.players if deal.result["payouts"].get(p.name)]
+    result.winners = [p.name for p in deal.players if result.payouts.get(p.name)]
     names = ", ".join(line_label(w, by_rank=True) for w in winning)
     hand = values[winning[0]].name
     deal.log.append(f"Showdown: {names} wins with {hand_phrase(hand)}.")
 
 
 class KingsPot(Game):
+    result_type = KingsPotResult
     variant = "kings_pot"
     name = "King's Pot"
     summary = ("Buy cards that back the lines of a 5x5 grid; kings back the king's hand and "
@@ -362,66 +411,65 @@ class KingsPot(Game):
     carry_place = "in the king's pot"
 
     @classmethod
-    def result_sentences(cls, result: dict[str, Any]) -> list[str]:
-        if result.get("no_play"):
+    def result_sentences(cls, result: Result) -> list[str]:
+        if isinstance(result, KingsPotResult) and result.no_play:
             return ["Fewer than two players bought cards: the antes stay in the king's pot.",
                     *cls.result_extra_sentences(result)]
         return super().result_sentences(result)
 
     @classmethod
-    def pot_words(cls, pot: dict[str, Any], result: dict[str, Any]) -> str:
+    def pot_words(cls, pot: PotShare, result: Result) -> str:
         """R26: who held the winning line's cards, and the line: "Dee, four aces on row 1"."""
         words = winners_words(pot)
-        if pot.get("hand"):
-            words += ", " + hand_words(pot["hand"])
-        return words + (" " + on_lines(pot["lines"]) if pot.get("lines") else "")
+        if pot.hand:
+            words += ", " + hand_words(pot.hand)
+        return words + (" " + on_lines(pot.lines) if pot.lines else "")
 
     @classmethod
-    def unbet_words(cls, result: dict[str, Any]) -> str:
-        lines = result["winning_lines"]
-        holders = [name for line in lines for name in result["lines"][line]["held_by"]]
+    def unbet_words(cls, result: Result) -> str:
+        shown = kings_lines(result)
+        lines = result.winning_lines or []
+        holders = [name for line in lines for name in shown[line].held_by]
         who = " and ".join(dict.fromkeys(holders))
-        hand = hand_words(result["lines"][lines[0]]["hand"])
+        hand = hand_words(shown[lines[0]].hand)
         return f"Nothing was bet: {who}, {hand} {on_lines(lines)}."
 
     @classmethod
-    def result_extra_sentences(cls, result: dict[str, Any]) -> list[str]:
+    def result_extra_sentences(cls, result: Result) -> list[str]:
         """R28: the king's pot won by the kings, or carried to the next deal."""
         sentences: list[str] = []
-        for pot in result.get("pots", []):
-            if pot["kind"] == "kings_pot" and pot["amount"]:
+        for pot in result.pots or ():
+            if pot.kind is PotKind.KINGS_POT and pot.amount:
                 label = "King's pot"
-                alone = sum(pot["shares"].values()) == 1
-                sentences.append(f"{label} {pot['amount']}: {winners_words(pot)}, "
+                alone = sum(pot.shares.values()) == 1
+                sentences.append(f"{label} {pot.amount}: {winners_words(pot)}, "
                                  f"{'who holds the king' if alone else 'a share a king'}.")
                 sentences += cls.odd_chip_sentences(pot, label)
-        carries = result.get("kings_pot_carries")
+        carries = result.kings_pot_carries if isinstance(result, KingsPotResult) else None
         if carries:
             sentences.append(f"The king's pot of {carries} carries to the next deal.")
         return sentences
 
     @classmethod
-    def result_opening(cls, result: dict[str, Any]) -> str:
-        if result.get("no_play"):
+    def result_opening(cls, result: Result) -> str:
+        if isinstance(result, KingsPotResult) and result.no_play:
             return "Fewer than two players bought cards: the antes stay in the king's pot"
         return super().result_opening(result)
 
     @classmethod
-    def winning_hand_title(cls, result: dict[str, Any]) -> str:
-        first = (result.get("winning_lines") or [None])[0]
-        line = (result.get("lines") or {}).get(first)
-        return f" with {line['hand']}" if line else ""
+    def winning_hand_title(cls, result: Result) -> str:
+        line = winning_line(result)
+        return f" with {line.hand}" if line else ""
 
     @classmethod
-    def winning_hand_words(cls, result: dict[str, Any]) -> str:
-        if result.get("lines"):
-            return f" with {result['lines'][result['winning_lines'][0]]['hand'].lower()}"
-        return ""
+    def winning_hand_words(cls, result: Result) -> str:
+        line = winning_line(result)
+        return f" with {line.hand.lower()}" if line else ""
 
     @classmethod
-    def result_extras(cls, result: dict[str, Any]) -> str:
-        if result.get("kings_pot_won"):
-            return f"; the king's pot of {result['kings_pot_won']} won"
+    def result_extras(cls, result: Result) -> str:
+        if isinstance(result, KingsPotResult) and result.kings_pot_won:
+            return f"; the king's pot of {result.kings_pot_won} won"
         return ""
 
     def build_phases(self) -> list[Phase]:
@@ -436,9 +484,10 @@ class KingsPot(Game):
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         super().award_uncontested(deal, winner)  # R29: the king's pot carries
-        if deal.result is not None:
-            deal.result.setdefault("winning_lines", [])
-            deal.result["kings_pot_carries"] = deal.kings_pot
+        if isinstance(deal.result, KingsPotResult):
+            if deal.result.winning_lines is None:
+                deal.result.winning_lines = []
+            deal.result.kings_pot_carries = deal.kings_pot
 
 
 class KingsPotOptional(KingsPot):

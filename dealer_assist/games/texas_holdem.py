@@ -7,7 +7,7 @@ differ: a board of five in a row instead of a grid, and the best five of seven (
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
@@ -16,6 +16,7 @@ from dealer_assist.core.hands import best_five
 from dealer_assist.core.layouts import BOARD, BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.pots import best_among
+from dealer_assist.core.result import Result, ShownHand
 from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import hand_phrase
@@ -39,10 +40,9 @@ class HoldemShowdown(ShowdownPhase):
     def settle(self, deal: Deal) -> None:
         board = [deal.grid[c] or "" for c in self.cells]
         best = {p.seat: best_five(p.cards + board) for p in deal.still_in()}
-        deal.result = {"payouts": {}, "hands": {
-            deal.players[seat].name: {"cards": list(value.cards), "hand": value.name}
-            for seat, value in best.items()
-        }}
+        result = deal.result = deal.game.result_type(hands={
+            deal.players[seat].name: ShownHand(list(value.cards), value.name)
+            for seat, value in best.items()})
         scores = {seat: value.score for seat, value in best.items()}
         owners = [s.owner for s in deal.stakes]
         left = 0
@@ -50,12 +50,12 @@ class HoldemShowdown(ShowdownPhase):
             takers = best_among(pot, owners, scores)
             left += deal.share_out(pot.amount, takers)
             if takers:
-                deal.result["pots"][-1]["hand"] = best[takers[0]].name  # the pot's sentence
+                result.last_pot.hand = best[takers[0]].name  # the pot's sentence
         deal.clear_pots()
         deal.carry = left  # R7 carry: odd chips wait for the next deal
         top = max(scores.values())
         winners = [seat for seat, score in scores.items() if score == top]
-        deal.result["winners"] = [deal.players[s].name for s in winners]
+        result.winners = [deal.players[s].name for s in winners]
         names = " and ".join(deal.players[s].name for s in winners)
         deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
                         f"{hand_phrase(best[winners[0]].name)}.")
@@ -91,14 +91,15 @@ class TexasHoldem(TexasDozen):
         ]
 
     @classmethod
-    def result_opening(cls, result: dict[str, Any]) -> str:
-        """'Ann wins with flush, ace high': there is no line to name, the hand says it all."""
-        winners = result.get("winners") or []
-        hands = result.get("hands") or {}
-        if result.get("uncontested") or not winners or not hands.get(winners[0]):
+    def result_opening(cls, result: Result) -> str:
+        """'Ann wins with flush, ace high': there is no line to name, the hand says it all.
+        Only a result stored before each pot was (issue 13) is still said this way."""
+        winners = result.winners or []
+        shown = result.shown(winners[0]) if winners else None
+        if result.uncontested or shown is None:
             return super().result_opening(result)
         verb = "wins" if len(winners) == 1 else "win"
-        return f"{' and '.join(winners)} {verb} with {hand_phrase(hands[winners[0]]['hand'])}"
+        return f"{' and '.join(winners)} {verb} with {hand_phrase(shown.hand)}"
 
 
 __all__ = ["TexasHoldem"]

@@ -14,9 +14,41 @@ from dealer_assist.core.hands import best_two_plus_three
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
 from dealer_assist.core.layouts import BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
+from dealer_assist.core.result import Result, ShownHand
 from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game, hand_phrase
+
+
+@dataclass
+class Standing:
+    """A player's chips when the game ended (R56), in the order of the standings."""
+
+    name: str
+    chips: int
+
+
+@dataclass
+class TwentyOneResult(Result):
+    """A hand's result, with the bank's chip in its pot (R55) and, after the last hand, the
+    game's winner, the standings and the high-card draws that broke a tie (R56)."""
+
+    bank_chip: int | None = None
+    game_winner: str | None = None
+    standings: list[Standing] | None = None
+    tiebreak_draws: list[dict[str, str]] | None = None  # a draw a round: name -> card
+
+    @classmethod
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        standings = data.get("standings")
+        return {
+            **super().fields_from_json(data),
+            "bank_chip": data.get("bank_chip"),
+            "game_winner": data.get("game_winner"),
+            "standings": ([Standing(s["name"], s["chips"]) for s in standings]
+                          if standings is not None else None),
+            "tiebreak_draws": data.get("tiebreak_draws"),
+        }
 
 BOARD = BOARD_CELLS
 HANDS_PER_GAME = 21  # R50
@@ -149,10 +181,11 @@ class DrawPhase(Phase):
         else:
             deal.game_over = True
             standings = sorted(deal.players, key=lambda q: (-q.stack, q.seat))
-            assert deal.result is not None
-            deal.result["game_winner"] = winner.name
-            deal.result["standings"] = [{"name": q.name, "chips": q.stack} for q in standings]
-            deal.result["tiebreak_draws"] = list(state.history)
+            result = deal.settled()
+            assert isinstance(result, TwentyOneResult)
+            result.game_winner = winner.name
+            result.standings = [Standing(q.name, q.stack) for q in standings]
+            result.tiebreak_draws = list(state.history)
             words = f"{winner.name} wins the game with {winner.stack} chips"
             if state.history:
                 words += " after the high-card draw"
@@ -351,12 +384,10 @@ class TwentyOneShowdown(ShowdownPhase):
                   for seat, cards in holes.items()}
         top = max(v.score for v in values.values())
         winners = [s for s, v in values.items() if v.score == top]
-        deal.result = {"payouts": {}, "hands": {
-            deal.players[s].name: {"cards": list(v.cards), "hand": v.name}
-            for s, v in values.items()
-        }}
+        deal.result = TwentyOneResult(hands={
+            deal.players[s].name: ShownHand(list(v.cards), v.name) for s, v in values.items()})
         self.pay_winners(deal, winners)
-        deal.result["pots"][-1]["hand"] = values[winners[0]].name
+        deal.result.last_pot.hand = values[winners[0]].name
         names = " and ".join(deal.players[s].name for s in winners)
         deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
                         f"{hand_phrase(values[winners[0]].name)}.")
@@ -369,9 +400,10 @@ class TwentyOneShowdown(ShowdownPhase):
         bank_chip = 1 if deal.bank > 0 else 0
         deal.bank -= bank_chip
         left = deal.share_out(amount + bank_chip, winners, odd_chip="carry")
-        assert deal.result is not None
-        deal.result["bank_chip"] = bank_chip
-        deal.result["winners"] = [deal.players[s].name for s in winners]
+        result = deal.settled()
+        assert isinstance(result, TwentyOneResult)
+        result.bank_chip = bank_chip
+        result.winners = [deal.players[s].name for s in winners]
         deal.carry = left  # R55: odd chips stay in the pot for the next hand
         close_hand(deal)
 
@@ -394,6 +426,7 @@ def close_hand(deal: Deal) -> None:
 
 class TwentyOneHandHoldem(Game):
     variant = "twenty_one_hand_holdem"
+    result_type = TwentyOneResult
     name = "21 Hand Hold'em"
     summary = "Exactly 21 hands, 4 chips each, a bank of 21: pay 1 or fold at every step."
     players = (2, 8)  # R50
@@ -420,10 +453,10 @@ class TwentyOneHandHoldem(Game):
     odd_chip_rule = "R55"
 
     @classmethod
-    def result_extra_sentences(cls, result: dict[str, Any]) -> list[str]:
+    def result_extra_sentences(cls, result: Result) -> list[str]:
         """R55: the bank's chip, counted in the pot it paid."""
-        if result.get("bank_chip"):
-            return [f"The pot includes {result['bank_chip']} chip from the bank."]
+        if isinstance(result, TwentyOneResult) and result.bank_chip:
+            return [f"The pot includes {result.bank_chip} chip from the bank."]
         return []
 
     def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
@@ -480,12 +513,12 @@ class TwentyOneHandHoldem(Game):
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         deal.round = None
-        deal.result = {"payouts": {}, "uncontested": True}
+        deal.result = TwentyOneResult(uncontested=True)
         if winner is None:  # R55: a hand everyone left carries its pot, no bank chip
             amount = deal.pot_total()
             deal.clear_pots()
             deal.carry = amount
-            deal.result["winners"] = []
+            deal.result.winners = []
             close_hand(deal)
             return
         TwentyOneShowdown.pay_winners(deal, [winner.seat])

@@ -213,7 +213,8 @@ def result_words(deal: dict[str, Any], variant: str) -> str:
     result = deal["result"]
     if result is None:
         return "In play." if deal["finished"] is None else "No result."
-    return game_class(variant).result_words(result)
+    game = game_class(variant)
+    return game.result_words(game.result_type.from_json(result))
 
 
 def table_history(stored: Stored) -> dict[str, Any]:
@@ -535,7 +536,8 @@ def rebuild(data: Any) -> Rebuilt:
             continue
         row = deals[-1]
         row["dealer"] = deal.players[deal.dealer].name
-        row["result_json"] = json.dumps(deal.result) if deal.result is not None else None
+        row["result_json"] = (json.dumps(deal.result.to_json()) if deal.result is not None
+                              else None)
         row["finished"] = (row["finished"] or stamp) if table.deal_over else None
         row["kings_pot_after"] = table.totals.kings_pot if table.game.keeps_kings_pot else None
     check_deals(data.get("deals"), deals)

@@ -469,7 +469,7 @@ def append_action(
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
         " kings_pot_after = ? WHERE table_id = ? AND number = ?",
         [deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
-         json.dumps(deal.result) if deal.result is not None else None,
+         json.dumps(deal.result.to_json()) if deal.result is not None else None,
          after.deal_over, stamp, after.totals.kings_pot if kings else None, table_id, number],
     )
 

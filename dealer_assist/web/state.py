@@ -58,7 +58,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
                 for pot in deal.pots() if pot.amount
             ]
         state["pot_total"] = deal.pot_total()
-        state["result"] = deal.result
+        state["result"] = deal.result.to_json() if deal.result is not None else None
         if deal.result is not None:
             state["result_words"] = game.result_words(deal.result)
             state["result_sentences"] = game.result_sentences(deal.result)
@@ -155,7 +155,7 @@ def step_cells(step: dict[str, Any]) -> list[str]:
 def showdown_seen(deal: Deal) -> bool:
     """Whether the players still in have shown their cards: a showdown, not a deal won
     because everyone else folded."""
-    return deal.result is not None and not deal.result.get("uncontested")
+    return deal.result is not None and not deal.result.uncontested
 
 
 def hidden_cards(table: Table) -> set[str]:

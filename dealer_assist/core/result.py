@@ -1,0 +1,134 @@
+"""A deal's result: who took which pot, with what, and what the game adds.
+
+The result is built by the showdown (or by the last player left, R29) and read by the pages,
+the history and the words of a result (``Game.result_sentences``). Its JSON, :meth:`to_json`,
+is the state's ``result`` and the deals row's ``result_json``: a field that is ``None`` is left
+out, so each game's result has only the keys it fills. A game with keys of its own subclasses
+:class:`Result` (``Game.result_type``).
+
+>>> result = Result()
+>>> result.payouts["Ann"] = 6
+>>> result.pots.append(PotShare(PotKind.POT, 6, ["Ann"], {"Ann": 1}, hand="Flush, ace high"))
+>>> result.winners = ["Ann"]
+>>> result.to_json()["pots"][0]["hand"]
+'Flush, ace high'
+>>> Result.from_json(result.to_json()) == result
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Self
+
+
+class PotKind(StrEnum):
+    """What a share-out paid: a pot layer of the bets, or a king's pot (R28)."""
+
+    POT = "pot"
+    KINGS_POT = "kings_pot"
+
+
+def plain(value: Any) -> Any:
+    """``value`` as JSON: a dataclass as its fields, ``None`` fields left out."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(v) for f in dataclasses.fields(value)
+                if (v := getattr(value, f.name)) is not None}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+@dataclass
+class PotShare:
+    """One share-out (``Deal.share_out``): a pot, who took it and how many shares each, the odd
+    chips each got over an even share (R7), and the odd chips left where they carry."""
+
+    kind: PotKind
+    amount: int
+    winners: list[str] = field(default_factory=list)  # one name a winner, in seat order
+    shares: dict[str, int] = field(default_factory=dict)  # name -> shares (a card each, R27)
+    odd: dict[str, int] = field(default_factory=dict)  # name -> odd chips over an even share
+    carried: int = 0  # odd chips left under ``odd_chip: carry``
+    hand: str | None = None  # the winning hand, for the pot's sentence
+    lines: list[str] | None = None  # the winning lines, where the line is the bet (R26)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PotShare:
+        return cls(kind=PotKind(data["kind"]), amount=data["amount"],
+                   winners=list(data.get("winners", [])), shares=dict(data.get("shares", {})),
+                   odd=dict(data.get("odd", {})), carried=data.get("carried", 0),
+                   hand=data.get("hand"), lines=data.get("lines"))
+
+
+@dataclass
+class ShownHand:
+    """A hand shown at a showdown: its five cards, its name, and the lines it was made on."""
+
+    cards: list[str]
+    hand: str
+    lines: list[str] | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ShownHand:
+        return cls(cards=list(data.get("cards", [])), hand=data["hand"],
+                   lines=data.get("lines"))
+
+
+@dataclass
+class Result:
+    """What every game's result has; ``None`` is "not part of this result"."""
+
+    payouts: dict[str, int] = field(default_factory=dict)  # name -> chips won this deal
+    # every share-out in order; None only in a result stored before pots were (issue 13)
+    pots: list[PotShare] | None = field(default_factory=list)
+    hands: dict[str, ShownHand] | None = None  # the hands shown, by name
+    winners: list[str] | None = None
+    winning_lines: list[str] | None = None
+    uncontested: bool | None = None  # True: everyone else folded (R29)
+
+    def add_pot(self, pot: PotShare) -> None:
+        if self.pots is None:
+            self.pots = []
+        self.pots.append(pot)
+
+    @property
+    def last_pot(self) -> PotShare:
+        assert self.pots, "no pot shared out yet"
+        return self.pots[-1]
+
+    def bet_pots(self) -> list[PotShare]:
+        """The pot layers of the bets that held chips (not a king's pot)."""
+        return [p for p in self.pots or () if p.kind is PotKind.POT and p.amount]
+
+    def shown(self, name: str) -> ShownHand | None:
+        return (self.hands or {}).get(name)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = plain(self)
+        return out
+
+    @classmethod
+    def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """The base fields of ``data``; a subclass adds its own (:meth:`from_json`)."""
+        pots = data.get("pots")
+        hands = data.get("hands")
+        return {
+            "payouts": dict(data.get("payouts", {})),
+            "pots": [PotShare.from_json(p) for p in pots] if pots is not None else None,
+            "hands": ({name: ShownHand.from_json(h) for name, h in hands.items()}
+                      if hands is not None else None),
+            "winners": data.get("winners"),
+            "winning_lines": data.get("winning_lines"),
+            "uncontested": data.get("uncontested"),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        """A result as :meth:`to_json` gave it, or as an older release stored it (keys it
+        does not know are left out)."""
+        return cls(**cls.fields_from_json(data))
