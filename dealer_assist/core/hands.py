@@ -156,6 +156,21 @@ def _layout(score: int) -> tuple[int, ...]:
     return (n0,) * 5
 
 
+# A hand's name by its type (the score's top byte): {high} and {second} are the ranks' names
+# ("ace"), {highs} and {seconds} their plurals ("aces").
+_TYPE_WORDS: tuple[str, ...] = (
+    "High card, {high}",
+    "Pair of {highs}",
+    "Two pair, {highs} and {seconds}",
+    "Three of a kind, {highs}",
+    "Straight, {high} high",
+    "Flush, {high} high",
+    "Full house, {highs} full of {seconds}",
+    "Four of a kind, {highs}",
+    "Straight flush, {high} high",
+)
+
+
 def _words(score: int) -> tuple[str, str]:
     """(name, category) of a score."""
     kind = score >> 24
@@ -165,26 +180,9 @@ def _words(score: int) -> tuple[str, str]:
         return f"Five of a kind, {RANK_PLURALS[top]}", "five_of_a_kind"
     if kind == 8 and top == "A":
         return "Royal flush", "royal_flush"
-    category = _TYPE_CATEGORY[kind]
-    if kind == 8:
-        name = f"Straight flush, {RANK_NAMES[top]} high"
-    elif kind == 7:
-        name = f"Four of a kind, {RANK_PLURALS[top]}"
-    elif kind == 6:
-        name = f"Full house, {RANK_PLURALS[top]} full of {RANK_PLURALS[second]}"
-    elif kind == 5:
-        name = f"Flush, {RANK_NAMES[top]} high"
-    elif kind == 4:
-        name = f"Straight, {RANK_NAMES[top]} high"
-    elif kind == 3:
-        name = f"Three of a kind, {RANK_PLURALS[top]}"
-    elif kind == 2:
-        name = f"Two pair, {RANK_PLURALS[top]} and {RANK_PLURALS[second]}"
-    elif kind == 1:
-        name = f"Pair of {RANK_PLURALS[top]}"
-    else:
-        name = f"High card, {RANK_NAMES[top]}"
-    return name, category
+    name = _TYPE_WORDS[kind].format(high=RANK_NAMES[top], highs=RANK_PLURALS[top],
+                                    second=RANK_NAMES[second], seconds=RANK_PLURALS[second])
+    return name, _TYPE_CATEGORY[kind]
 
 
 _WORDS_CACHE: dict[int, tuple[str, str]] = {}
