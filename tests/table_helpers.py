@@ -43,6 +43,13 @@ def check_round(t: Table) -> Table:
     return t
 
 
+def to_showdown(t: Table) -> Table:
+    """Turn every street and check every round down to the showdown."""
+    while t.step()["kind"] != "showdown":
+        t = check_round(t) if t.step()["kind"] == "bet" else act(t, type="reveal")
+    return t
+
+
 def stacks(t: Table) -> dict[str, int]:
     return {p["name"]: p["stack"] for p in table_state(t)["players"]}
 

@@ -19,7 +19,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from settlement_oracle import check_random_showdown
-from table_helpers import act, brute_force_lines, check_round, refuse, showdown, stacks
+from table_helpers import (
+    act,
+    brute_force_lines,
+    check_round,
+    refuse,
+    showdown,
+    stacks,
+    to_showdown,
+)
 
 from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import SetupError
@@ -70,14 +78,6 @@ def start(t: Table) -> Table:
     t = act(t, type="start_deal")
     assert t.step()["kind"] == "next"
     return act(t, type="next")
-
-
-def to_showdown(t: Table) -> Table:
-    """Turn every street and check every round down to the showdown."""
-    while t.step()["kind"] != "showdown":
-        kind = t.step()["kind"]
-        t = act(t, type="reveal") if kind == "reveal" else check_round(t)
-    return t
 
 
 # ----------------------------------------------------------------------------- R30

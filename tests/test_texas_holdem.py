@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from table_helpers import act, check_round, refuse, stacks
+from table_helpers import act, check_round, refuse, stacks, to_showdown
 
 from dealer_assist.core.autoplay import play_deal
 from dealer_assist.core.errors import SetupError
@@ -35,13 +35,6 @@ def start(t: Table) -> Table:
     t = act(t, type="start_deal")
     assert t.step()["instruction"] == "Deal two hole cards to each player, then tap Next."
     return act(t, type="next")
-
-
-def run_out(t: Table) -> Table:
-    """Check every remaining round and turn every street, to the showdown."""
-    while t.step()["kind"] != "showdown":
-        t = check_round(t) if t.step()["kind"] == "bet" else act(t, type="reveal")
-    return t
 
 
 def showdown(t: Table, board: str, hands: dict[str, str]) -> Table:
@@ -178,7 +171,7 @@ def test_r61_the_board_is_entered_as_it_turns_and_drawn_in_the_state() -> None:
     t = act(t, type="reveal", cards=["Ah", "Kd", "7c"])
     grid = table_state(t)["grid"]
     assert grid["board"] == ["Ah", "Kd", "7c", None, None]
-    t = run_out(t)
+    t = to_showdown(t)
     assert t.step()["cells"] == ["b4", "b5"]
     refuse(t, "A♥ is both b1 and b4", type="showdown", board=["Ah", "2c"],
            hands={"Ann": ["3c", "4c"], "Bob": ["5c", "6c"]})
@@ -188,7 +181,7 @@ def test_r61_the_board_is_entered_as_it_turns_and_drawn_in_the_state() -> None:
 
 
 def test_r61_the_best_five_of_seven_wins_the_pot() -> None:
-    t = run_out(check_round(start(make(["Ann", "Bob", "Cy"]))))
+    t = to_showdown(check_round(start(make(["Ann", "Bob", "Cy"]))))
     t = showdown(t, NO_HELP, {"Ann": "Kh Kd", "Bob": "Ah Ad", "Cy": "Qh Qd"})
     assert stacks(t) == {"Ann": 98, "Bob": 104, "Cy": 98}
     result = table_state(t)["result"]
@@ -198,7 +191,7 @@ def test_r61_the_best_five_of_seven_wins_the_pot() -> None:
 
 
 def test_r61_a_kicker_from_the_hole_breaks_a_tie_on_the_board() -> None:
-    t = run_out(check_round(start(make(["Ann", "Bob"]))))
+    t = to_showdown(check_round(start(make(["Ann", "Bob"]))))
     t = showdown(t, "As Ad Ks Kd 2c", {"Ann": "Qh 3c", "Bob": "Jh 4c"})
     assert stacks(t) == {"Ann": 102, "Bob": 98}
 
@@ -210,7 +203,7 @@ def test_r61_the_board_plays_and_the_odd_chip_goes_left_of_the_dealer() -> None:
     t = act(t, type="call", player="Ann")
     t = act(t, type="fold", player="Bob")
     t = act(t, type="check", player="Cy")
-    t = showdown(run_out(t), "As Ks Qs Js Ts", {"Ann": "2h 3h", "Cy": "4h 5h"})
+    t = showdown(to_showdown(t), "As Ks Qs Js Ts", {"Ann": "2h 3h", "Cy": "4h 5h"})
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 101}
     assert table_state(t)["result"]["winners"] == ["Ann", "Cy"]
 
@@ -220,7 +213,7 @@ def test_r61_with_odd_chip_carry_the_odd_chip_waits_for_the_next_deal() -> None:
     t = act(t, type="call", player="Ann")
     t = act(t, type="fold", player="Bob")
     t = act(t, type="check", player="Cy")
-    t = showdown(run_out(t), "As Ks Qs Js Ts", {"Ann": "2h 3h", "Cy": "4h 5h"})
+    t = showdown(to_showdown(t), "As Ks Qs Js Ts", {"Ann": "2h 3h", "Cy": "4h 5h"})
     assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 100}
     assert table_state(t)["carried"] == 1
     t = start(t)
@@ -237,7 +230,7 @@ def test_r61_side_pots_each_go_to_the_best_hand_that_paid_into_them() -> None:
     t = act(t, type="call", player="Ann")
     assert table_state(t)["pots"] == [{"amount": 30, "eligible": ["Ann", "Bob", "Cy"]},
                                       {"amount": 40, "eligible": ["Ann", "Cy"]}]
-    t = showdown(run_out(t), NO_HELP, {"Ann": "Kh Kd", "Bob": "Ah Ad", "Cy": "Qh Qd"})
+    t = showdown(to_showdown(t), NO_HELP, {"Ann": "Kh Kd", "Bob": "Ah Ad", "Cy": "Qh Qd"})
     assert stacks(t) == {"Ann": 110, "Bob": 30, "Cy": 70}
     assert table_state(t)["result"]["payouts"] == {"Bob": 30, "Ann": 40}
 
@@ -280,7 +273,7 @@ def test_r61_the_declared_hand_is_the_best_five_of_seven(rnd: random.Random) -> 
     rnd.shuffle(deck)
     holes = {"Ann": deck[:2], "Bob": deck[2:4], "Cy": deck[4:6]}
     board = deck[6:11]
-    t = showdown(run_out(check_round(start(make(["Ann", "Bob", "Cy"])))), " ".join(board),
+    t = showdown(to_showdown(check_round(start(make(["Ann", "Bob", "Cy"])))), " ".join(board),
                  {name: " ".join(cards) for name, cards in holes.items()})
     result = table_state(t)["result"]
     best = {name: max(rank_five(list(five)).score for five in combinations(cards + board, 5))
