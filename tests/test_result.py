@@ -69,3 +69,18 @@ def test_a_result_stored_before_its_pots_is_told_in_one_sentence() -> None:
     assert result.pots is None
     assert result.to_json() == stored
     assert game.result_sentences(result) == ["Ann wins with three aces; Ann takes 6."]
+
+
+def test_r9_a_results_copy_shares_nothing_mutable() -> None:
+    """R9: an action is applied to a copy of the deal, the result's copy included; a change to
+    the copy (21 Hand Hold'em writes the game's winner into the last hand's result) leaves the
+    table before it as it was."""
+    t = play_deal(Table.create("kings_pot", [f"P{i}" for i in range(5)]), random.Random(3))
+    assert t.deal is not None and t.deal.result is not None
+    result = t.deal.result
+    twin = result.copy()
+    assert twin == result and twin is not result
+    assert twin.pots is not None and result.pots is not None
+    twin.pots[0].winners.append("Zed")
+    twin.payouts["Zed"] = 1
+    assert "Zed" not in result.pots[0].winners and "Zed" not in result.payouts

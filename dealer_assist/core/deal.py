@@ -8,7 +8,6 @@ changes nothing (R9).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -368,7 +367,7 @@ class Deal:
         twin.grid = dict(self.grid)
         twin.revealed = list(self.revealed)
         twin.kings_hand = list(self.kings_hand)
-        twin.result = copy.deepcopy(self.result)
+        twin.result = None if self.result is None else self.result.copy()
         twin.log = self.log.copy()
         twin.phase_state = self.phase_state.copy()
         twin.blind_draws = list(self.blind_draws)

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Self
@@ -32,14 +31,33 @@ class PotKind(StrEnum):
 
 
 def plain(value: Any) -> Any:
-    """``value`` as JSON: a dataclass as its fields, ``None`` fields left out."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(v) for f in dataclasses.fields(value)
-                if (v := getattr(value, f.name)) is not None}
+    """``value`` as JSON: a dataclass as its fields, ``None`` fields left out. Through
+    ``vars`` (the fields in their order) rather than ``dataclasses.fields``, which cost a
+    King's Pot result 0.4 ms a state."""
+    if isinstance(value, str | int) or value is None:
+        return value
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: plain(v) for k, v in vars(value).items() if v is not None}
+    return value
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of a result's plain data (dataclasses, dicts, lists, strings and ints):
+    ``copy.deepcopy`` took twice as long, through each object's ``__reduce_ex__``."""
+    if isinstance(value, str | int) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {k: copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copied(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        twin = object.__new__(type(value))
+        twin.__dict__.update((k, copied(v)) for k, v in vars(value).items())
+        return twin
     return value
 
 
@@ -111,6 +129,11 @@ class Result:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = plain(self)
         return out
+
+    def copy(self) -> Self:
+        """A copy that shares nothing mutable with this result (``Deal.clone``)."""
+        twin: Self = copied(self)
+        return twin
 
     @classmethod
     def fields_from_json(cls, data: dict[str, Any]) -> dict[str, Any]:
