@@ -3,6 +3,9 @@
 
 Run: python bench/bench_state.py [--deals N] [--rounds R] [--baseline REF]
 
+``apply_settled`` and ``state_settled`` are the same medians over the records that start from
+or leave a settled deal (its ``Result``): the showdown and what follows it.
+
 The deals are played once by ``autoplay`` (fixed seeds) and stored as JSON records; each
 round replays every record, timing each apply and each state build, and takes the median per
 game. ``--baseline REF`` extracts the commit REF (``git archive``) into a temporary folder and
@@ -27,6 +30,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"kings_pot": 10, "kings_pot_optional": 10, "texas_dozen": 9, "off_road_stud": 8,
          "twenty_one_hand_holdem": 6}
+
+
+# per record: apply, the public and the dealer's state; then apply and the public state of
+# the records that start from or leave a deal's result (the showdown and what follows it)
+MEASURES = ("apply", "state", "dealer_state", "apply_settled", "state_settled")
 
 
 def record_deals(deals: int) -> dict[str, list[dict[str, Any]]]:
@@ -64,8 +72,10 @@ def replay_round(recorded: dict[str, list[dict[str, Any]]]) -> dict[str, dict[st
         players = [f"P{i}" for i in range(GAMES[variant])]
         t = Table.create(variant, players)
         applies, public, dealer = [], [], []
+        settled_applies, settled_public = [], []  # the records that leave a result standing
         for body in records:
             action = Action.from_json(body)
+            settled = t.deal is not None and t.deal.result is not None
             start = time.perf_counter()
             t = t.apply(action)
             applies.append(time.perf_counter() - start)
@@ -75,9 +85,14 @@ def replay_round(recorded: dict[str, list[dict[str, Any]]]) -> dict[str, dict[st
             start = time.perf_counter()
             table_state(t, dealer=True)
             dealer.append(time.perf_counter() - start)
+            if settled or (t.deal is not None and t.deal.result is not None):
+                settled_applies.append(applies[-1])
+                settled_public.append(public[-1])
         out[variant] = {name: statistics.median(xs) * 1e6
                         for name, xs in (("apply", applies), ("state", public),
-                                         ("dealer_state", dealer))}
+                                         ("dealer_state", dealer),
+                                         ("apply_settled", settled_applies),
+                                         ("state_settled", settled_public)) if xs}
     return out
 
 
@@ -124,7 +139,7 @@ def main() -> None:
     print(head)
     print("| --- | --- | ---: |" + (" ---: | ---: |" if theirs else ""))
     for variant in GAMES:
-        for measure in ("apply", "state", "dealer_state"):
+        for measure in MEASURES:
             now = statistics.median(r[variant][measure] for r in ours)
             row = f"| {variant} | {measure} | {now:.1f} |"
             if theirs:

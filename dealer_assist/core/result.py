@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Self
@@ -40,6 +41,8 @@ def plain(value: Any) -> Any:
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [plain(v) for v in value]
+    if hasattr(value, "to_json"):
+        return value.to_json()
     if hasattr(value, "__dataclass_fields__"):
         return {k: plain(v) for k, v in vars(value).items() if v is not None}
     return value
@@ -75,6 +78,16 @@ class PotShare:
     hand: str | None = None  # the winning hand, for the pot's sentence
     lines: list[str] | None = None  # the winning lines, where the line is the bet (R26)
 
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind.value, "amount": self.amount,
+                               "winners": self.winners, "shares": self.shares, "odd": self.odd,
+                               "carried": self.carried}
+        if self.hand is not None:
+            out["hand"] = self.hand
+        if self.lines is not None:
+            out["lines"] = self.lines
+        return out
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PotShare:
         return cls(kind=PotKind(data["kind"]), amount=data["amount"],
@@ -90,6 +103,12 @@ class ShownHand:
     cards: list[str]
     hand: str
     lines: list[str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cards": self.cards, "hand": self.hand}
+        if self.lines is not None:
+            out["lines"] = self.lines
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShownHand:
@@ -127,8 +146,33 @@ class Result:
         return (self.hands or {}).get(name)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = plain(self)
+        """The JSON, written field by field (the state carries it on every tap after a
+        showdown): the pots and hands as theirs, each field a subclass adds as :func:`plain`
+        gives it, a field that is ``None`` left out. It shares the result's lists and dicts:
+        it is encoded at once, never changed."""
+        out: dict[str, Any] = {"payouts": self.payouts}
+        if self.pots is not None:
+            out["pots"] = [pot.to_json() for pot in self.pots]
+        if self.hands is not None:
+            out["hands"] = {name: hand.to_json() for name, hand in self.hands.items()}
+        for key in _BASE_PLAIN:
+            value = self.__dict__[key]
+            if value is not None:
+                out[key] = value
+        for key in self._own_fields():
+            value = self.__dict__[key]
+            if value is not None:
+                out[key] = plain(value)
         return out
+
+    @classmethod
+    def _own_fields(cls) -> tuple[str, ...]:
+        """The fields a subclass adds, in order (worked out once per class)."""
+        own = cls.__dict__.get("_own")
+        if own is None:
+            own = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _BASE_FIELDS)
+            cls._own = own
+        return tuple(own)
 
     def copy(self) -> Self:
         """A copy that shares nothing mutable with this result (``Deal.clone``)."""
@@ -155,3 +199,7 @@ class Result:
         """A result as :meth:`to_json` gave it, or as an older release stored it (keys it
         does not know are left out)."""
         return cls(**cls.fields_from_json(data))
+
+
+_BASE_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
+_BASE_PLAIN = ("winners", "winning_lines", "uncontested")  # already JSON as they are

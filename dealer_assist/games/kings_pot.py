@@ -47,6 +47,10 @@ class LineShown:
     backed: bool = False
     held_by: list[str] = field(default_factory=list)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"cards": self.cards, "hand": self.hand, "backed": self.backed,
+                "held_by": self.held_by}
+
 
 @dataclass
 class KingsPotResult(Result):
