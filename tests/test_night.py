@@ -490,6 +490,8 @@ def test_r71_the_stacks_chart_names_each_deal_s_game(client: FlaskClient) -> Non
     page = client.get(f"/t/{d.id}/history").get_data(as_text=True)
     assert "<title>Cy: 101 after deal 1 (Texas Dozen)</title>" in page
     assert "after deal 2 (Off-Road Stud)</title>" in page
+    # the page's heading names every game the table played, not only the one it was made for
+    assert '<p class="muted">Texas Dozen, Off-Road Stud · 2 deals · 1 night</p>' in page
 
 
 def test_r74_a_trimmed_table_keeps_one_deal_before_it_and_the_same_state() -> None:

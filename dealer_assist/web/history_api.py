@@ -204,6 +204,8 @@ def history_page(table_id: str) -> str:
     return render_template("history.html", h=data, charts=shown, deals=deals,
                            **imported_context(stored.row),
                            games_json=[game.metadata()],
+                           # every game the table's deals played (R71), not only its first
+                           game_names=[game_class(v).name for v in data["games"]] or [game.name],
                            table_id=table_id, line_words=line_words,
                            game=game.metadata(), kings=game.keeps_kings_pot)
 
