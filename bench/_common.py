@@ -497,8 +497,8 @@ def serve(argv: list[str]) -> None:
     if args.synchronous:
         setup = storage.connect_with
 
-        def connect_with(conn: Any) -> Any:
-            db = setup(conn)
+        def connect_with(conn: Any, *more: Any) -> Any:
+            db = setup(conn, *more)
             db.execute(f"PRAGMA synchronous = {args.synchronous}")
             return db
 
@@ -506,12 +506,14 @@ def serve(argv: list[str]) -> None:
     if args.pool_keep is not None:
         keep_pool(args.pool_keep)
     if args.sync_in_commit:
-        act = storage.TableStore.act
+        from dealer_assist.services.tables import TableStore
+
+        act = TableStore.act
 
         def act_synced(self: Any, *a: Any, defer_sync: bool = False, **kw: Any) -> Any:
             return act(self, *a, defer_sync=False, **kw)
 
-        storage.TableStore.act = act_synced  # type: ignore[method-assign]
+        TableStore.act = act_synced  # type: ignore[method-assign]
     if args.sync_at_teardown:
         from dealer_assist.web import live
 
