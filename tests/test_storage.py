@@ -1,5 +1,6 @@
-"""The storage layer on real SQLite files and a real PostgreSQL (each test on both): schema and migrations, WAL and sync settings, the
-UNIQUE seq that stops two writers, stale caches, and a replay that never grows with age."""
+"""The storage layer on real SQLite files and a real PostgreSQL (each test on both): schema
+and migrations, WAL and sync settings, the UNIQUE seq that stops two writers, stale caches,
+and a replay that never grows with age."""
 
 from __future__ import annotations
 
