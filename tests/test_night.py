@@ -509,7 +509,7 @@ def test_r74_a_trimmed_table_keeps_one_deal_before_it_and_the_same_state() -> No
     assert not back.stale
     while len(back.actions) > 1:
         back = act(back, type="undo")
-    assert back.stale  # the store replays this one whole (storage.replay_latest)
+    assert back.stale  # the store replays this one whole (services.tables.replay_latest)
 
 
 def test_r74_undo_back_through_two_starts_is_the_same_cached_or_replayed(
