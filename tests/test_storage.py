@@ -4,6 +4,8 @@ and a replay that never grows with age."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -293,3 +295,19 @@ def test_two_server_processes_on_one_file_never_act_on_a_stale_state(
     assert act(one, {"type": "check", "player": "Cy", "expect_seq": 7}).status_code == 200
     stale = act(two, {"type": "bet", "player": "Cy", "amount": 5, "expect_seq": 7})
     assert stale.status_code == 409 and stale.json()["seq"] == 8
+
+
+def test_processes_starting_together_build_the_schema_once(database: str) -> None:
+    """Three processes start on one new database at once: each migrates (SQLite: each step
+    under the file's write lock; PostgreSQL: under an advisory lock) and none fails."""
+    code = ("import sys; from dealer_assist.services import storage; "
+            "storage.init_db(sys.argv[1]); print('ok')")
+    starts = [subprocess.Popen([sys.executable, "-c", code, database], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    outcomes = [p.communicate(timeout=60) for p in starts]
+    assert [(p.returncode, out) for p, (out, _) in zip(starts, outcomes, strict=True)] == [
+        (0, "ok\n")] * 3, outcomes
+    db = storage.connect(database)
+    assert [r["version"] for r in db.query("SELECT version FROM schema_version ORDER BY version")
+            ] == list(range(1, len(storage.MIGRATIONS) + 1))
+    db.close()

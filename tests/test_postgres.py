@@ -1,11 +1,17 @@
-"""``--db`` takes a PostgreSQL URL (issue 16): ``serve``, ``tables`` and ``pair`` use the
+"""What is PostgreSQL's own (issue 16); everything the two engines share runs on both in
+test_storage, test_api, test_races, test_crash_restart and the others (``both_engines``).
+
+``--db`` takes a PostgreSQL URL: ``serve``, ``tables`` and ``pair`` use the
 server it names, a server that does not answer or refuses the login is one sentence at start
 (exit ``cli.EXIT_DATABASE``), the banner never prints a password, ``backup`` points to
-pg_dump, and a URL is never taken for a file path (it once made a folder ``postgresql:``)."""
+pg_dump, and a URL is never taken for a file path (it once made a folder ``postgresql:``).
+Writers of different tables do not wait for each other, and a lost connection is a 503."""
 
 from __future__ import annotations
 
 import subprocess
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +20,10 @@ import requests
 from conftest import Server, command, free_port
 
 from dealer_assist import cli
+from dealer_assist.core.table import TableSetup
+from dealer_assist.services import storage, tables
+from dealer_assist.services.auth import hash_token
+from dealer_assist.web.app import create_app
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -98,3 +108,52 @@ def test_backup_on_postgresql_points_to_pg_dump(tmp_path: Path) -> None:
 def test_a_path_is_still_a_file() -> None:
     assert cli.database_arg("postgresql.db") == Path("postgresql.db")
     assert cli.database_arg("POSTGRESQL://u@h/d") == "POSTGRESQL://u@h/d"
+
+
+def test_writers_of_different_tables_do_not_wait_for_each_other(postgres: Any) -> None:
+    """SQLite's ``BEGIN IMMEDIATE`` locks the file; PostgreSQL's write transaction locks the
+    table it writes: while one table's writer holds its lock, another table takes an action,
+    and the first table's next writer waits until the lock is let go."""
+    url = postgres.new_database()
+    storage.init_db(url)
+    holder, other = storage.connect(url), storage.connect(url)
+    setup = TableSetup.create("texas_dozen", ["Ann", "Bob"], None, "Friday")
+    for table_id in ("t1", "t2"):
+        tables.insert_table(holder, table_id, setup, hash_token("secret"))
+    store = tables.TableStore()
+    done: list[int] = []
+    with storage.write_transaction(holder, key="t1"):
+        assert store.act(other, "t2", {"type": "start_deal"}).table.seq == 1  # not blocked
+        waiter = threading.Thread(target=lambda: done.append(
+            tables.TableStore().act(storage.connect(url), "t1", {"type": "start_deal"})
+            .table.seq))
+        waiter.start()
+        time.sleep(0.5)
+        assert done == []  # t1's writer waits for t1's lock
+    waiter.join(10)
+    assert done == [1]
+    holder.close()
+    other.close()
+
+
+def test_a_lost_connection_is_a_503_sentence_and_the_next_request_works(
+    postgres: Any
+) -> None:
+    """The server closes the app's connections (a restart, an administrator): the request
+    that meets a dead one answers 503 with a sentence, the pool drops it, the next works."""
+    url = postgres.new_database()
+    app = create_app(db_path=url)  # not testing: errors are answered, not raised
+    client = app.test_client()
+    made = client.post("/api/tables", json={"variant": "texas_dozen", "players": ["Ann", "Bob"]})
+    assert made.status_code == 201
+    table_id = made.get_json()["id"]
+    name = url.rsplit("/", 1)[1]
+    assert postgres.psql("SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                         f" WHERE datname = '{name}'") != "0"
+    lost = client.get(f"/api/tables/{table_id}")
+    assert lost.status_code == 503
+    assert lost.get_json() == {"error": "The server's database cannot be reached just now: "
+                                        "nothing was changed. Try again in a moment."}
+    again = client.get(f"/api/tables/{table_id}")
+    assert again.status_code == 200 and again.get_json()["seq"] == 0
+    app.extensions["dealer_assist.pool"].close()
