@@ -10,6 +10,7 @@ Writers of different tables do not wait for each other, and a lost connection is
 from __future__ import annotations
 
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -157,3 +158,28 @@ def test_a_lost_connection_is_a_503_sentence_and_the_next_request_works(
     again = client.get(f"/api/tables/{table_id}")
     assert again.status_code == 200 and again.get_json()["seq"] == 0
     app.extensions["dealer_assist.pool"].close()
+
+
+def test_sqlite_needs_no_postgresql_driver(tmp_path: Path) -> None:
+    """Without psycopg (no ``[postgres]`` extra), a SQLite server makes a table and acts;
+    only a URL asks for the driver, in a sentence."""
+    code = f"""
+import sys
+sys.modules["psycopg"] = None  # as if it were not installed: importing it fails
+from dealer_assist.web.app import create_app
+client = create_app(db_path={str(tmp_path / "t.db")!r}, testing=True).test_client()
+made = client.post("/api/tables", json={{"variant": "texas_dozen", "players": ["Ann", "Bob"]}})
+token = made.get_json()["dealer_token"]
+acted = client.post(f"/api/tables/{{made.get_json()['id']}}/actions",
+                    json={{"type": "start_deal"}}, headers={{"Authorization": "Bearer " + token}})
+print(acted.status_code, acted.get_json()["seq"])
+from dealer_assist.services import storage
+print(storage.database_problem("postgresql://dealer@127.0.0.1:1/x"))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "200 1",
+        '--db postgresql://dealer@127.0.0.1:1/x needs PostgreSQL\'s driver: pip install '
+        '"dealer-assist[postgres]".']
