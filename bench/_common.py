@@ -142,7 +142,7 @@ class ServerProcess:
         self.stop()
 
 
-def app_server(db: Path, log: Path, *, synchronous: str | None = None,
+def app_server(db: Path | str, log: Path, *, synchronous: str | None = None,
                async_mode: str | None = None, pool_keep: int | None = None,
                before: bool = False, switch_interval: float | None = None,
                sync_at_teardown: bool = False) -> ServerProcess:
@@ -471,7 +471,7 @@ def serve(argv: list[str]) -> None:
     """The app as ``dealer-assist serve`` runs it, with benchmark-only switches."""
     parser = argparse.ArgumentParser(prog="_common.py serve")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--synchronous", choices=("FULL", "NORMAL", "OFF"))
     parser.add_argument("--async-mode", choices=("threading", "gevent"))
     parser.add_argument("--pool-keep", type=int, default=None,
@@ -497,8 +497,8 @@ def serve(argv: list[str]) -> None:
     if args.synchronous:
         setup = storage.connect_with
 
-        def connect_with(conn: Any) -> Any:
-            db = setup(conn)
+        def connect_with(conn: Any, *more: Any) -> Any:
+            db = setup(conn, *more)
             db.execute(f"PRAGMA synchronous = {args.synchronous}")
             return db
 
@@ -506,12 +506,14 @@ def serve(argv: list[str]) -> None:
     if args.pool_keep is not None:
         keep_pool(args.pool_keep)
     if args.sync_in_commit:
-        act = storage.TableStore.act
+        from dealer_assist.services.tables import TableStore
+
+        act = TableStore.act
 
         def act_synced(self: Any, *a: Any, defer_sync: bool = False, **kw: Any) -> Any:
             return act(self, *a, defer_sync=False, **kw)
 
-        storage.TableStore.act = act_synced  # type: ignore[method-assign]
+        TableStore.act = act_synced  # type: ignore[method-assign]
     if args.sync_at_teardown:
         from dealer_assist.web import live
 
@@ -524,7 +526,7 @@ def serve(argv: list[str]) -> None:
             return real(app, **kwargs)
 
         app_module.SocketIO = socketio_with  # type: ignore[assignment,misc]
-    cli.serve(HOST, args.port, args.db)
+    cli.serve(HOST, args.port, cli.database_arg(args.db))
 
 
 @contextlib.contextmanager

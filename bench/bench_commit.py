@@ -40,6 +40,7 @@ from _common import Poster, app_server, keep_pool, machine, median, percentile, 
 from dealer_assist.core.table import Table
 from dealer_assist.services import storage
 from dealer_assist.services.auth import hash_token
+from dealer_assist.services.tables import TableStore, append_action, insert_table
 
 PLAYERS = [f"P{i}" for i in range(1, 9)]
 RULES = {"buy_in": 10_000}
@@ -55,7 +56,7 @@ def build(db_path: Path, ages: dict[str, int], seed: int) -> dict[str, Table]:
         for table_id, deals in ages.items():
             rng = random.Random(seed)
             table = Table.create("kings_pot", PLAYERS, RULES)
-            storage.insert_table(db, table_id, table.setup, hash_token(TOKEN))
+            insert_table(db, table_id, table.setup, hash_token(TOKEN))
             with storage.write_transaction(db):
                 for _ in range(deals):
                     table = store_deal(db, table_id, table, rng)
@@ -72,7 +73,7 @@ def store_deal(db: Any, table_id: str, table: Table, rng: random.Random) -> Tabl
         assert body is not None, "the game is over"
         action = table.prepare(body)
         after = table.apply(action)
-        storage.append_action(db, table_id, table, after, action)
+        append_action(db, table_id, table, after, action)
         table = after
         if table.deal_over:
             return table
@@ -113,8 +114,8 @@ def in_process(db_path: Path, bodies: dict[str, list[dict[str, Any]]],
         keep_pool(pool_keep)
     setup = storage.connect_with
 
-    def connect_with(conn: Any) -> Any:
-        db = setup(conn)
+    def connect_with(conn: Any, *more: Any) -> Any:
+        db = setup(conn, *more)
         db.execute(f"PRAGMA synchronous = {synchronous}")
         return db
 
@@ -160,7 +161,7 @@ def cold_loads(db_path: Path, ids: list[str], repeat: int) -> dict[str, list[flo
     try:
         for _ in range(repeat):
             for table_id in ids:
-                store = storage.TableStore()
+                store = TableStore()
                 t0 = time.perf_counter()
                 table = store.load(db, table_id)
                 times[table_id].append(time.perf_counter() - t0)

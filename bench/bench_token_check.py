@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine, median, percentile
 
 from dealer_assist.core.table import TableSetup
-from dealer_assist.services import auth, storage
+from dealer_assist.services import auth, storage, tables
 
 
 def main() -> None:
@@ -38,7 +38,7 @@ def main() -> None:
         db = storage.connect(path)
         setup = TableSetup.create("kings_pot", ["Ann", "Bob", "Cy"], None, "Bench")
         first = auth.new_token()
-        storage.insert_table(db, "benchtab", setup, auth.hash_token(first))
+        tables.insert_table(db, "benchtab", setup, auth.hash_token(first))
         for _ in range(args.devices - 1):
             auth.redeem_pairing_code(db, "benchtab", auth.new_pairing_code(db, "benchtab").code)
         row = storage.table_row(db, "benchtab")

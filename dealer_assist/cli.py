@@ -18,7 +18,6 @@ import ipaddress
 import logging
 import os
 import socket
-import sqlite3
 import sys
 import threading
 from collections.abc import Sequence
@@ -27,7 +26,6 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 from platformdirs import user_data_dir
-from sqlite_utils import Database
 from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from dealer_assist.core import evaluator
@@ -58,8 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"address to listen on (default {DEFAULT_HOST}: every address)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT,
                        help=f"port (default {DEFAULT_PORT})")
-    serve.add_argument("--db", type=Path, default=None,
-                       help=f"the SQLite file that keeps every table (default {default_db()})")
+    serve.add_argument("--db", type=database_arg, default=None, metavar="FILE|URL",
+                       help=f"the SQLite file that keeps every table (default {default_db()}),"
+                            " or a PostgreSQL database: postgresql://USER@HOST/DB "
+                            "(pip install 'dealer-assist[postgres]'; docs/deployment.md)")
     serve.add_argument("--message-queue", metavar="redis://HOST:PORT", default=None,
                        help="run as one of several processes on one database: live updates "
                             "go through this Redis (docs/deployment.md)")
@@ -82,21 +82,24 @@ def build_parser() -> argparse.ArgumentParser:
                        default=os.environ.get("DEALER_ASSIST_NO_MDNS", "") not in ("", "0"),
                        help="do not announce dealer-assist.local on the local network (mDNS; "
                             "also DEALER_ASSIST_NO_MDNS=1)")
-    db_help = f"the database file (default {default_db()}, as serve uses)"
+    db_help = f"the database file or postgresql:// URL (default {default_db()}, as serve uses)"
     tables = commands.add_parser("tables", help="list the tables this database keeps, to "
                                                "find the TABLE that pair takes")
-    tables.add_argument("--db", type=Path, default=None, help=db_help)
+    tables.add_argument("--db", type=database_arg, default=None, metavar="FILE|URL",
+                       help=db_help)
     pair = commands.add_parser(
         "pair", help="print a pairing code that lets a device in as a table's dealer (R75); "
                      "works while the server runs")
     pair.add_argument("table", metavar="TABLE",
                       help="the table's id or name (dealer-assist tables lists them)")
-    pair.add_argument("--db", type=Path, default=None, help=db_help)
+    pair.add_argument("--db", type=database_arg, default=None, metavar="FILE|URL",
+                       help=db_help)
     backup = commands.add_parser(
         "backup", help="write a consistent copy of the database to FILE, while the server "
                        "runs (README: restoring it)")
     backup.add_argument("file", metavar="FILE", type=Path, help="where the copy goes")
-    backup.add_argument("--db", type=Path, default=None, help=db_help)
+    backup.add_argument("--db", type=database_arg, default=None, metavar="FILE|URL",
+                       help=db_help)
     return parser
 
 
@@ -146,12 +149,24 @@ def url_for_host(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def banner_lines(url: str, db_path: Path, mdns_url: str | None = None,
+def database_arg(text: str) -> Path | str:
+    """``--db``: a ``postgresql://`` (or ``postgres://``) URL as given, anything else a file."""
+    return text if storage.is_url(text) else Path(text)
+
+
+def database_target(db: Path | str | None) -> Path | str:
+    """Where the tables are: the URL, or the file (the default one if none is given)."""
+    if isinstance(db, str):
+        return db
+    return (db or default_db()).expanduser().resolve()
+
+
+def banner_lines(url: str, db_path: Path | str, mdns_url: str | None = None,
                  mdns_problem: str | None = None, extra: Sequence[str] = ()) -> list[str]:
     """The banner's lines after the QR code, one fact each (add new ones here; ``extra``
     comes after the database)."""
     also = f" (or {mdns_url}/)" if mdns_url else ""
-    lines = [f"Address: {url}/{also}", f"Database: {db_path}", *extra]
+    lines = [f"Address: {url}/{also}", f"Database: {storage.shown_target(db_path)}", *extra]
     if mdns_problem:
         lines.append(f"Name: {mdns_problem} Use the address above.")
     lines += [
@@ -170,7 +185,7 @@ def host_link(url: str, key: str) -> str:
     return f"{url}/#host={key}"
 
 
-def announce(url: str, db_path: Path, out: TextIO, mdns_url: str | None = None,
+def announce(url: str, db_path: Path | str, out: TextIO, mdns_url: str | None = None,
              mdns_problem: str | None = None, extra: Sequence[str] = (),
              host_key: str | None = None) -> None:
     out.write(f"Dealer Assist is running. Open {url}/ on the tablet; players scan:\n")
@@ -311,14 +326,14 @@ def message_queue_problem(url: str) -> str | None:
     return None
 
 
-def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
+def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.stdout,
           message_queue: str | None = None, public_url: str | None = None,
           proxy_hops: int = 0, access_log: bool = False, no_mdns: bool = False,
           max_per_address: int | None = None) -> None:
     from dealer_assist.web.app import create_app
     from dealer_assist.web.limits import connections
 
-    db_path = (db_path or default_db()).expanduser().resolve()
+    db_path = database_target(db_path)
     problem = storage.database_problem(db_path)
     if problem:
         raise storage.DatabaseUnusable(problem)
@@ -365,23 +380,30 @@ def serve(host: str, port: int, db_path: Path | None, out: TextIO = sys.stdout,
 
 
 # --------------------------------------------------------------------------- beside the server
+PG_BACKUP_SENTENCE = ("backup copies a SQLite file; a PostgreSQL database is backed up with "
+                      "its own tool, pg_dump (docs/deployment.md, PostgreSQL).")
+
+
 class CommandRefused(Exception):
     """A sentence for the person at the terminal; the command exits with 2."""
 
 
-def existing_db(db_path: Path | None) -> Path:
+def existing_db(db_path: Path | str | None) -> Path | str:
     """The database that serve uses (or ``--db``), which must exist: tables, pair and backup
-    never make a new, empty one by mistake."""
-    path = (db_path or default_db()).expanduser().resolve()
+    never make a new, empty one by mistake (a PostgreSQL one must answer)."""
+    path = database_target(db_path)
+    if isinstance(path, str):
+        problem = storage.database_problem(path)
+        if problem:
+            raise CommandRefused(problem)
+        return path
     if not path.is_file():
         raise CommandRefused(f"There is no database at {path}: start dealer-assist once, or "
                              "name the file serve uses with --db.")
     return path
 
 
-def open_db(db_path: Path | None) -> Database:
-    from dealer_assist.services import storage
-
+def open_db(db_path: Path | str | None) -> storage.Connection:
     path = existing_db(db_path)
     storage.init_db(path)  # a database of an older release gains its pairing tables
     return storage.connect(path)
@@ -396,9 +418,7 @@ def game_name(variant: str) -> str:
         return variant
 
 
-def print_tables(db_path: Path | None, out: TextIO) -> None:
-    from dealer_assist.services import storage
-
+def print_tables(db_path: Path | str | None, out: TextIO) -> None:
     db = open_db(db_path)
     try:
         rows = storage.list_tables(db)
@@ -426,8 +446,8 @@ def find_table(rows: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
                          "'dealer-assist tables' lists them.")
 
 
-def print_pairing_code(db_path: Path | None, wanted: str, out: TextIO) -> None:
-    from dealer_assist.services import auth, storage
+def print_pairing_code(db_path: Path | str | None, wanted: str, out: TextIO) -> None:
+    from dealer_assist.services import auth
 
     db = open_db(db_path)
     try:
@@ -441,11 +461,14 @@ def print_pairing_code(db_path: Path | None, wanted: str, out: TextIO) -> None:
               f"The code works once, for {code.expires_in // 60} minutes.\n")
 
 
-def write_backup(db_path: Path | None, target: Path, out: TextIO) -> None:
+def write_backup(db_path: Path | str | None, target: Path, out: TextIO) -> None:
     from dealer_assist.services.backup import BackupRefused, backup
 
+    source = database_target(db_path)
+    if isinstance(source, str):
+        raise CommandRefused(PG_BACKUP_SENTENCE)
     try:
-        done = backup(existing_db(db_path), target.expanduser())
+        done = backup(Path(existing_db(source)), target.expanduser())
     except BackupRefused as err:
         raise CommandRefused(str(err)) from None
     out.write(f"Backed up {done.tables} tables ({done.actions} actions) to {done.path}.\n")
@@ -466,7 +489,7 @@ def run_beside(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     except CommandRefused as err:
         print(f"dealer-assist: {err}", file=sys.stderr)
         return 2
-    except (OSError, sqlite3.Error) as err:  # a locked, unreadable or damaged file
+    except (OSError, storage.StorageError) as err:  # a locked, unreadable or damaged file
         print(f"dealer-assist: {err}", file=sys.stderr)
         return 1
     return 0
@@ -499,7 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except storage.DatabaseUnusable as err:
         print(f"dealer-assist: {err}", file=sys.stderr)
         return EXIT_DATABASE
-    except sqlite3.DatabaseError as err:  # e.g. a read-only file system the checks missed
+    except storage.StorageError as err:  # e.g. a read-only file system the checks missed
         print(f"dealer-assist: the database cannot be used: {err}. Give another --db.",
               file=sys.stderr)
         return EXIT_DATABASE

@@ -30,9 +30,37 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "dealer.db"
 
 
+ENGINES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test of a ``both_engines`` module (``pytestmark``) that uses ``database`` runs once
+    per engine, its id naming it (``test_x[postgresql]``); ``sqlite_only`` keeps it to one."""
+    definition = metafunc.definition
+    if ("database" in metafunc.fixturenames and definition.get_closest_marker("both_engines")
+            and not definition.get_closest_marker("sqlite_only")):
+        metafunc.parametrize("database", ENGINES, indirect=True)
+
+
 @pytest.fixture
-def app(db_path: Path) -> Flask:
-    return create_app(db_path=db_path, testing=True)
+def database(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """Where the test's tables are kept: the SQLite file ``db_path``, or (the
+    ``postgresql`` arm of a ``both_engines`` test) a fresh database on the session's real
+    PostgreSQL server."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return str(request.getfixturevalue("postgres").new_database())
+    return str(db_path)
+
+
+def is_postgres(database: str | Path) -> bool:
+    return str(database).startswith("postgresql://")
+
+
+@pytest.fixture
+def app(database: str) -> Iterator[Flask]:
+    made = create_app(db_path=database, testing=True)
+    yield made
+    made.extensions["dealer_assist.pool"].close()  # a PostgreSQL server's connections back
 
 
 @pytest.fixture
@@ -143,7 +171,7 @@ def command(prefer_script: bool = False) -> list[str]:
 class Server:
     """``dealer-assist serve`` as a child process, its output in a file."""
 
-    def __init__(self, db: Path, log: Path, *, port: int | None = None,
+    def __init__(self, db: Path | str, log: Path, *, port: int | None = None,
                  args: list[str] | None = None, prefer_script: bool = False,
                  env: dict[str, str] | None = None) -> None:
         self.db = db
@@ -224,10 +252,17 @@ def servers(tmp_path: Path) -> Iterator[list[Server]]:
 
 
 @pytest.fixture
-def start_server(tmp_path: Path, servers: list[Server]):  # type: ignore[no-untyped-def]
-    def start(db: Path | None = None, **kwargs: Any) -> Server:
-        server = Server(db or tmp_path / "live.db", tmp_path / f"server-{len(servers)}.log",
-                        **kwargs)
+def start_server(request: pytest.FixtureRequest, tmp_path: Path,
+                 servers: list[Server]):  # type: ignore[no-untyped-def]
+    """Start a server on ``db``; by default on ``live.db``, or, in the ``postgresql`` arm of
+    a ``both_engines`` test, on the test's PostgreSQL database (all its servers on one)."""
+    callspec = getattr(request.node, "callspec", None)
+    on_postgres = callspec is not None and callspec.params.get("database") == "postgresql"
+
+    def start(db: Path | str | None = None, **kwargs: Any) -> Server:
+        if db is None:
+            db = request.getfixturevalue("database") if on_postgres else tmp_path / "live.db"
+        server = Server(db, tmp_path / f"server-{len(servers)}.log", **kwargs)
         servers.append(server)
         return server.start()
 

@@ -20,7 +20,7 @@ from dealer_assist.core.layouts import CELLS_4, CELLS_5, REVEAL_SETS_5
 from dealer_assist.web.app import CONTENT_SECURITY_POLICY, create_app
 from dealer_assist.web.qr import qr_svg
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.both_engines]
 
 def cards(text: str) -> list[str]:
     return text.split()
@@ -80,6 +80,7 @@ def test_two_tables_get_different_ids_and_tokens(make_table: Any) -> None:
     assert a.id != b.id and a.token != b.token
 
 
+@pytest.mark.sqlite_only  # reads the file's bytes
 def test_token_is_never_in_a_state_and_only_its_hash_is_stored(
     make_table: Any, db_path: Path
 ) -> None:
@@ -633,9 +634,9 @@ def test_expect_seq_409_carries_the_fresh_state(texas_in_betting: Dealer) -> Non
 
 
 def test_a_server_fault_is_a_500_sentence_and_stores_nothing(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app = create_app(db_path=db_path)  # not testing: errors are answered, not raised
+    app = create_app(db_path=database)  # not testing: errors are answered, not raised
     d = new_table(app.test_client(), "texas_dozen", ["Ann", "Bob"])
     before = d.state(dealer=True)
 
@@ -710,8 +711,8 @@ def test_static_files_are_served(client: FlaskClient) -> None:
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_join_url_uses_the_lan_address_when_opened_on_loopback(db_path: Path) -> None:
-    app: Flask = create_app(db_path=db_path, testing=True,
+def test_join_url_uses_the_lan_address_when_opened_on_loopback(database: str) -> None:
+    app: Flask = create_app(db_path=database, testing=True,
                             config={"LAN_URL": "http://192.168.1.20:5000"})
     client = app.test_client()
     made = new_table(client, "texas_dozen", ["Ann", "Bob"]).created

@@ -4,14 +4,13 @@ is there, with the same seq, stacks, pots and king's pot as the last 200 answer 
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 from conftest import Server
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.both_engines]
 
 
 class Remote:
@@ -46,8 +45,10 @@ class Remote:
         return requests.get(f"{self.server.url}/api/tables/{self.id}/deals", timeout=10).json()
 
 
-def test_kill_9_mid_deal_loses_no_acknowledged_action(start_server: Any, tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
+def test_kill_9_mid_deal_loses_no_acknowledged_action(
+    start_server: Any, database: str
+) -> None:
+    db = database
     server: Server = start_server(db)
     kings = Remote(server, "kings_pot", ["Ann", "Bob", "Cy"])
     # deal 1: Bob's bet takes it uncontested; the 4 antes stay in the king's pot (R29)
@@ -99,11 +100,11 @@ def test_kill_9_mid_deal_loses_no_acknowledged_action(start_server: Any, tmp_pat
         "Ann": 93, "Bob": 92, "Cy": 93}
 
 
-def test_kill_9_while_actions_stream_in(start_server: Any, tmp_path: Path) -> None:
+def test_kill_9_while_actions_stream_in(start_server: Any, database: str) -> None:
     """A dealer taps as fast as the server answers (a raise, its undo, again); the server is
     killed mid-stream. Every answered action is on the file at its seq; at most the one in
     flight is there unanswered."""
-    db = tmp_path / "stream.db"
+    db = database
     server: Server = start_server(db)
     texas = Remote(server, "texas_dozen", ["Ann", "Bob"])
     texas.act({"type": "start_deal"}, {"type": "next"})

@@ -19,7 +19,6 @@ import os
 import random
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +29,8 @@ from remote import VARIANT_PLAYERS, RemoteTable
 
 from dealer_assist.core.actions import Action
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300),
+              pytest.mark.both_engines]
 
 KILLS = 40
 BUDGET_SECONDS = 400.0  # a hang guard (restarts included), generous: the machines are shared
@@ -57,11 +57,11 @@ def check_after_restart(t: RemoteTable, inflight: Action | None) -> str:
 
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_action(
-    start_server: Any, tmp_path: Path
+    start_server: Any, database: str
 ) -> None:
     seed = int(os.environ.get("DEALER_ASSIST_SEED", time.time_ns() % 1_000_000))
     rng = random.Random(seed)
-    server: Server = start_server(tmp_path / "crash.db")
+    server: Server = start_server(database)
     tables = [RemoteTable(server.url, variant) for variant in VARIANT_PLAYERS]
     started = time.monotonic()
     kills = extra = acknowledged = 0

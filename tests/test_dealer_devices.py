@@ -24,6 +24,8 @@ from dealer_assist.core.table import TableSetup
 from dealer_assist.services import auth, storage
 from dealer_assist.web.app import create_app, get_socketio
 
+pytestmark = pytest.mark.both_engines
+
 SIGNED_OUT = auth.SIGNED_OUT_SENTENCE
 
 
@@ -100,10 +102,10 @@ def test_r75_a_code_is_six_digits_and_bad_ones_get_a_sentence(make_table: Any) -
 
 
 def test_r75_a_code_expires_after_five_minutes_and_a_new_one_replaces_it(
-    make_table: Any, db_path: Path
+    make_table: Any, database: str
 ) -> None:
     d = make_table("texas_dozen", ["Ann", "Bob"])
-    db = storage.connect(db_path)
+    db = storage.connect(database)
     stale = auth.new_pairing_code(db, d.id, now=time.time() - 301)
     assert pair(d.client, d.id, stale.code, status=400) == {
         "error": "That pairing code has expired (a code lasts five minutes): ask for a new "
@@ -117,9 +119,9 @@ def test_r75_a_code_expires_after_five_minutes_and_a_new_one_replaces_it(
 
 
 def test_r75_wrong_codes_are_throttled_like_wrong_tokens(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app = create_app(db_path=tmp_path / "t.db", testing=True,
+    app = create_app(db_path=database, testing=True,
                      config={"TOKEN_FAILURES": 3, "TOKEN_FAILURE_WINDOW": 60})
     d = new_table(app.test_client(), "texas_dozen", ["Ann", "Bob"])
     code = ask_code(d)
@@ -278,21 +280,21 @@ def test_r75_codes_never_appear_in_a_public_payload(app: Flask, make_table: Any)
 
 
 def test_r75_a_table_made_before_pairing_existed_keeps_its_token(
-    db_path: Path, monkeypatch: pytest.MonkeyPatch
+    database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as before:  # the database as the previous release left it
         before.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:1])
-        storage.init_db(db_path)
-    db = storage.connect(db_path)
+        storage.init_db(database)
+    db = storage.connect(database)
     setup = TableSetup.create("texas_dozen", ["Ann", "Bob"], None, "Friday")
     token = auth.new_token()
     with storage.write_transaction(db):
-        db.table("tables").insert({
+        storage.insert(db, "tables", {
             "id": "oldtable", "name": setup.name, "variant": setup.variant,
             "setup_json": json.dumps(setup.to_json()), "token_hash": auth.hash_token(token),
             "created": storage.now()})
     db.close()
-    app = create_app(db_path=db_path, testing=True)  # migrates: the token comes over
+    app = create_app(db_path=database, testing=True)  # migrates: the token comes over
     d = Dealer(app.test_client(), {"id": "oldtable", "dealer_token": token})
     assert d.act({"type": "start_deal", "expect_seq": 0})["seq"] == 1
     assert "dealer_token" in pair(d.client, d.id, ask_code(d))
@@ -306,9 +308,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.timeout(120)
 def test_r75_pair_on_the_servers_machine_lets_a_device_in_while_it_runs(
-    start_server: Any, tmp_path: Path
+    start_server: Any, tmp_path: Path, database: str
 ) -> None:
-    db, port = tmp_path / "live.db", free_port()
+    db, port = database, free_port()
     server: Server = start_server(db, port=port, args=[
         "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), "--access-log"])
     made = server.create_table("texas_dozen", ["Ann", "Bob"], name="Friday")
@@ -385,6 +387,7 @@ class Writer(threading.Thread):
 
 
 @pytest.mark.timeout(180)
+@pytest.mark.sqlite_only  # a copy of the file (PostgreSQL: pg_dump, test_cli)
 def test_r75_backup_while_the_server_writes_holds_every_acknowledged_action(
     start_server: Any, tmp_path: Path
 ) -> None:
@@ -448,7 +451,7 @@ def test_r75_backup_refuses_to_overwrite_the_database_with_a_sentence(tmp_path: 
 
 @pytest.mark.timeout(180)
 def test_r75_sign_out_reaches_connections_on_every_process(
-    start_server: Any, tmp_path: Path, listeners: list[Listener]
+    start_server: Any, tmp_path: Path, database: str, listeners: list[Listener]
 ) -> None:
     """Two ``serve --message-queue`` processes on one database: a device signed out through
     one process loses the dealer's view on the other at once."""
@@ -456,7 +459,7 @@ def test_r75_sign_out_reaches_connections_on_every_process(
 
     queue = RedisServer(tmp_path / "redis")
     try:
-        db = tmp_path / "shared.db"
+        db = database
         servers = []
         for _ in range(2):
             port = free_port()

@@ -21,7 +21,7 @@ from dealer_assist.core.errors import (
     StaleTableError,
 )
 from dealer_assist.core.table import Table, TableSetup
-from dealer_assist.services import history, storage
+from dealer_assist.services import history, storage, tables
 from dealer_assist.services.auth import hash_token
 
 
@@ -50,8 +50,8 @@ def test_an_old_expect_seq_is_a_stale_table(db_path: Path) -> None:
     storage.init_db(db_path)
     db = storage.connect(db_path)
     setup = TableSetup.create("texas_dozen", ["Ann", "Bob", "Cy"], None, "Friday")
-    storage.insert_table(db, "t1", setup, hash_token("secret"))
-    store = storage.TableStore()
+    tables.insert_table(db, "t1", setup, hash_token("secret"))
+    store = tables.TableStore()
     store.act(db, "t1", {"type": "start_deal"}, expect_seq=0)
     with pytest.raises(StaleTableError, match="it is at seq 1, not 0"):
         store.act(db, "t1", {"type": "next"}, expect_seq=0)

@@ -34,7 +34,7 @@ from flask.testing import FlaskClient
 from dealer_assist.core.layouts import CELLS_5
 from dealer_assist.services.history import NIGHT_GAP, group_nights
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.both_engines]
 
 GRID_5 = ["2c", "5d", "9h", "Jc", "3d", "4c", "8d", "Th", "Qc", "6d", "6c", "9d", "2h", "3h",
           "8c", "Tc", "Jd", "4h", "5h", "9c", "Qd", "6h", "8h", "3c", "5c"]

@@ -8,10 +8,13 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from conftest import new_table
 from flask.testing import FlaskClient
 
 CLAIMED = "2099-01-01T00:00:00+00:00"
+
+pytestmark = pytest.mark.both_engines
 
 
 def forged(client: FlaskClient) -> tuple[str, str]:

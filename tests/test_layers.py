@@ -90,6 +90,22 @@ def test_the_games_and_services_import_no_web() -> None:
     assert not wrong, wrong
 
 
+def test_storage_knows_no_rules_and_only_the_engines_know_their_drivers() -> None:
+    """Issue 11: storage is rows and transactions (acting on a table is services/tables.py);
+    issue 16: only storage (and backup, which copies a SQLite file) names a database driver,
+    so the web and the CLI catch storage's own errors."""
+    storage = imports("dealer_assist.services.storage")
+    assert not {m for m in storage if m.startswith(("dealer_assist.core.table",
+                                                    "dealer_assist.games"))}, storage
+    assert "dealer_assist.core.table" in imports("dealer_assist.services.tables")
+    drivers = ("sqlite3", "sqlite_utils", "psycopg")
+    wrong = sorted(
+        (name, m) for name in MODULES
+        if name not in ("dealer_assist.services.storage", "dealer_assist.services.backup")
+        for m in imports(name) if any(m == d or m.startswith(d + ".") for d in drivers))
+    assert not wrong, wrong
+
+
 def test_the_import_checker_sees_a_banned_import(tmp_path: Path) -> None:
     """The checks above can fail: a core module importing flask inside a function is found."""
     path = PACKAGE / "core" / "_layer_probe.py"

@@ -19,7 +19,7 @@ from dealer_assist.core.actions import BETWEEN_DEAL_TYPES
 from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.table import Table
-from dealer_assist.services import storage
+from dealer_assist.services import storage, tables
 from dealer_assist.web.state import table_state
 
 CASH_GAMES = ["kings_pot", "kings_pot_optional", "texas_dozen", "off_road_stud"]
@@ -307,7 +307,7 @@ def restarted(client: FlaskClient, d: Dealer) -> dict[str, Any]:
     """The dealer's state as a new process would load it from the database alone."""
     db = storage.connect(client.application.config["DATABASE"])
     try:
-        fresh = storage.TableStore().load(db, d.id)
+        fresh = tables.TableStore().load(db, d.id)
     finally:
         db.close()
     assert fresh is not None
@@ -511,7 +511,7 @@ def test_r74_a_trimmed_table_keeps_one_deal_before_it_and_the_same_state() -> No
     assert not back.stale
     while len(back.actions) > 1:
         back = act(back, type="undo")
-    assert back.stale  # the store replays this one whole (storage.replay_latest)
+    assert back.stale  # the store replays this one whole (services.tables.replay_latest)
 
 
 def test_r74_undo_back_through_two_starts_is_the_same_cached_or_replayed(
@@ -562,8 +562,8 @@ def test_r74_random_nights_through_the_store_replay_to_the_cached_table(
     db = storage.connect(path)
     try:
         setup = TableSetup.create(rng.choice(CASH_GAMES), ["Ann", "Bob", "Cy", "Dee"])
-        storage.insert_table(db, "t1", setup, hash_token("secret"))
-        store = storage.TableStore()
+        tables.insert_table(db, "t1", setup, hash_token("secret"))
+        store = tables.TableStore()
         t = store.load(db, "t1")
         assert t is not None
         serial = [0]
@@ -580,7 +580,7 @@ def test_r74_random_nights_through_the_store_replay_to_the_cached_table(
                 t = store.act(db, "t1", {k: v for k, v in body.items() if v is not None}).table
             except IllegalActionError:
                 continue
-            fresh = storage.TableStore().load(db, "t1")
+            fresh = tables.TableStore().load(db, "t1")
             assert fresh is not None
             assert table_state(fresh, dealer=True) == table_state(t, dealer=True), body
     finally:

@@ -1,5 +1,5 @@
 """Two tablets at once (issue 5): many clients, in threads, post to two server processes on
-one database file.
+one database (a SQLite file, then a PostgreSQL database).
 
 - With ``expect_seq``, every answer is a ``200`` at exactly the seq the client saw plus one,
   or a ``409`` carrying the table's fresh seq and state.
@@ -21,7 +21,6 @@ import random
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,7 +31,7 @@ from remote import RemoteTable, sync
 
 from dealer_assist.core.table import Table
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.both_engines]
 
 CLIENTS = 8  # four on each process
 POSTS = 25  # per client
@@ -41,9 +40,9 @@ BUDGET_SECONDS = 60.0
 
 @pytest.mark.parametrize("expect", [True, False], ids=["expect_seq", "no_expect_seq"])
 def test_many_tablets_on_two_processes_never_share_a_seq(
-    start_server: Any, tmp_path: Path, expect: bool
+    start_server: Any, database: str, expect: bool
 ) -> None:
-    db = tmp_path / "race.db"
+    db = database
     servers: list[Server] = [start_server(db), start_server(db)]
     t = RemoteTable(servers[0].url, "kings_pot", ["Ann", "Bob", "Cy", "Di"])
     answers: list[tuple[dict[str, Any], int, int, dict[str, Any]]] = []  # sent, seen, status

@@ -27,7 +27,7 @@ from dealer_assist import cli
 
 CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel, which the app keeps
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.timeout(180), pytest.mark.both_engines]
 
 
 # --------------------------------------------------------------------------- a real Redis
@@ -96,15 +96,18 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def start_queued(start_server: Any, redis_server: RedisServer, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """Start ``dealer-assist serve --message-queue`` on the test's Redis and shared database."""
-    def start(db: Path | None = None, queued: bool = True, more: Sequence[str] = ()) -> Server:
+def start_queued(start_server: Any, redis_server: RedisServer,  # type: ignore[no-untyped-def]
+                 database: str):
+    """Start ``dealer-assist serve --message-queue`` on the test's Redis and shared database
+    (a SQLite file, or a PostgreSQL database)."""
+    def start(db: Path | str | None = None, queued: bool = True,
+              more: Sequence[str] = ()) -> Server:
         port = free_port()
         args = ["serve", "--host", "127.0.0.1", "--port", str(port),
-                "--db", str(db or tmp_path / "shared.db"), *more]
+                "--db", str(db or database), *more]
         if queued:
             args += ["--message-queue", redis_server.url]
-        return start_server(db or tmp_path / "shared.db", port=port, args=args)
+        return start_server(db or database, port=port, args=args)
 
     return start
 

@@ -16,7 +16,7 @@ from conftest import new_table
 from flask import Flask
 from flask.testing import FlaskClient
 
-from dealer_assist.services import storage
+from dealer_assist.services import storage, tables
 from dealer_assist.web import history_api
 from dealer_assist.web.app import create_app, get_socketio
 
@@ -79,7 +79,7 @@ def test_the_socket_action_is_always_acknowledged(
         def fails_before_commit(*_args: Any, **_kwargs: Any) -> None:
             raise RuntimeError("the disk went away")
 
-        monkeypatch.setattr(storage.TableStore, "act", fails_before_commit)
+        monkeypatch.setattr(tables.TableStore, "act", fails_before_commit)
         ack = sio.emit("action", {"table": d.id, "action": {"type": "next"}}, callback=True)
         assert ack == {"status": 500, "error": NOTHING_CHANGED}
         assert stored_seq(db_path, d.id) == 1

@@ -248,7 +248,7 @@ class Table:
     def stale(self) -> bool:
         """Whether this table only stands for the one its records make (``exact``), or is a
         lone start that undo would take back to such a table: the store replays it whole
-        (storage.replay_latest)."""
+        (services.tables.replay_latest)."""
         return not self.exact or (self.lone_start and self.before_start is not None
                                   and not self.before_start.exact)
 

@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from sqlite_utils import Database
-
 from dealer_assist.services import storage
+from dealer_assist.services.storage import Connection as Database
 
 TOKEN_BYTES = 24  # 192 bits: nobody guesses it
 TABLE_ID_BYTES = 6  # 8 URL-safe characters: short enough to type, long enough not to collide
@@ -204,10 +203,11 @@ def new_pairing_code(db: Database, table_id: str, now: float | None = None) -> P
     its hash is stored."""
     code = f"{secrets.randbelow(10 ** PAIRING_DIGITS):0{PAIRING_DIGITS}d}"
     expires = (time.time() if now is None else now) + PAIRING_SECONDS
-    with storage.write_transaction(db):
-        db.execute("INSERT OR REPLACE INTO pairing_codes (table_id, code_hash, expires,"
-                   " failures) VALUES (?, ?, ?, 0)", [table_id, code_hash(table_id, code),
-                                                       expires])
+    with storage.write_transaction(db, key=table_id):
+        db.execute("INSERT INTO pairing_codes (table_id, code_hash, expires, failures)"
+                   " VALUES (?, ?, ?, 0) ON CONFLICT (table_id) DO UPDATE SET"
+                   " code_hash = excluded.code_hash, expires = excluded.expires, failures = 0",
+                   [table_id, code_hash(table_id, code), expires])
     return PairingCode(code, PAIRING_SECONDS)
 
 
@@ -224,7 +224,7 @@ def redeem_pairing_code(db: Database, table_id: str, code: object,
                              "again and type them.")
     at = time.time() if now is None else now
     refusal: str | None = None
-    with storage.write_transaction(db):  # a refusal is raised after the commit: it writes
+    with storage.write_transaction(db, key=table_id):  # a refusal is raised after the commit
         row = db.execute("SELECT code_hash, expires, failures FROM pairing_codes"
                          " WHERE table_id = ?", [table_id]).fetchone()
         if row is None:
@@ -245,8 +245,7 @@ def redeem_pairing_code(db: Database, table_id: str, code: object,
         else:
             db.execute("DELETE FROM pairing_codes WHERE table_id = ?", [table_id])  # one use
             token = new_token()
-            storage.insert_dealer_token(db, table_id, hash_token(token))
-            token_id = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+            token_id = storage.insert_dealer_token(db, table_id, hash_token(token))
     if refusal is not None:
         raise PairingRefused(refusal)
     return Paired(token, int(token_id))
@@ -255,7 +254,7 @@ def redeem_pairing_code(db: Database, table_id: str, code: object,
 def sign_out_others(db: Database, table_id: str, keep: int) -> int:
     """Sign out every dealer token of the table but the one with id ``keep``, at once, and
     void any open pairing code. Returns how many were signed out."""
-    with storage.write_transaction(db):
+    with storage.write_transaction(db, key=table_id):
         cursor = db.execute(
             "UPDATE dealer_tokens SET signed_out = ? WHERE table_id = ? AND rowid != ?"
             " AND signed_out IS NULL", [storage.now(), table_id, keep])

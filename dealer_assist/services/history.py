@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlite_utils import Database
-
 from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
@@ -38,6 +36,8 @@ from dealer_assist.core.table import Table, TableSetup, describe
 from dealer_assist.games.registry import all_games, game_class, game_for
 from dealer_assist.services import storage
 from dealer_assist.services.ledger import settle
+from dealer_assist.services.storage import Connection as Database
+from dealer_assist.services.tables import record_deal_number, replay_latest, setup_of
 
 NIGHT_GAP = timedelta(hours=6)
 EXPORT_FORMAT = "dealer-assist table"
@@ -88,7 +88,7 @@ def read_table(db: Database, table_id: str) -> Stored | None:
                 "SELECT number, base_json FROM deals WHERE table_id = ?"
                 " AND taken_back IS NULL", [table_id])
         }
-    return Stored(table_id, row, storage.setup_of(row), deals, records, bases)
+    return Stored(table_id, row, setup_of(row), deals, records, bases)
 
 
 def effective(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -104,13 +104,13 @@ def effective(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def current_table(stored: Stored) -> Table:
-    """The table now, replayed as storage.load_table replays it."""
+    """The table now, replayed as services.tables.load_table replays it."""
     rows = [(d["start_seq"], stored.bases[d["number"]]) for d in reversed(stored.deals[-2:])]
 
     def records_since(seq: int) -> list[Action]:
         return [Action.from_json(r["action"]) for r in stored.records if r["seq"] >= seq]
 
-    return storage.replay_latest(stored.setup, rows, records_since)
+    return replay_latest(stored.setup, rows, records_since)
 
 
 def everyone(stored: Stored, now: Table) -> list[str]:
@@ -515,7 +515,7 @@ def rebuild(data: Any) -> Rebuilt:
             raise ImportRefused(f"{where} ({str(kind)[:20]}) cannot be replayed: {err}"
                                 ) from None
         assert table.seq == index
-        number = storage.record_deal_number(before, table, action)
+        number = record_deal_number(before, table, action)
         if "deal" in record and record["deal"] != number:
             raise ImportRefused(f"{where} says deal {str(record['deal'])[:20]}, but replaying "
                                 f"puts it in deal {number}.")
@@ -579,15 +579,14 @@ def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt)
     """Store a rebuilt table under a new id, all in one transaction."""
     with storage.write_transaction(db):
         imported = storage.now()  # listed by when it came here, never as the file claims
-        db.table("tables").insert({
+        storage.insert_table_row(db, {
             "id": table_id, "name": rebuilt.setup.name, "variant": rebuilt.setup.variant,
             "setup_json": json.dumps(rebuilt.setup.to_json()), "token_hash": token_hash,
             "created": imported,
         })
-        storage.insert_dealer_token(db, table_id, token_hash)
         db.execute("INSERT INTO imports (table_id, imported, original_created) VALUES (?, ?, ?)",
                    [table_id, imported, rebuilt.created])
-        db.table("actions").insert_all(
-            [{"table_id": table_id, **row} for row in rebuilt.actions], batch_size=500)
-        db.table("deals").insert_all(
-            [{"table_id": table_id, **row} for row in rebuilt.deals], batch_size=500)
+        storage.insert_all(db, "actions",
+                           [{"table_id": table_id, **row} for row in rebuilt.actions])
+        storage.insert_all(db, "deals",
+                           [{"table_id": table_id, **row} for row in rebuilt.deals])

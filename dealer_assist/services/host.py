@@ -11,9 +11,8 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from sqlite_utils import Database
-
 from dealer_assist.services import storage
+from dealer_assist.services.storage import Connection as Database
 
 HOST_KEY_BYTES = 24  # 192 bits, as a dealer token
 
@@ -28,9 +27,9 @@ def host_key(db: Database) -> str:
         if row is not None:
             return str(row[0])
     with storage.write_transaction(db):
-        db.execute("CREATE TABLE IF NOT EXISTS host_key (id INTEGER PRIMARY KEY CHECK (id = 1),"
-                   " key TEXT NOT NULL)")
-        db.execute("INSERT OR IGNORE INTO host_key (id, key) VALUES (1, ?)",
+        db.execute(db.ddl("CREATE TABLE IF NOT EXISTS host_key (id INTEGER PRIMARY KEY"
+                          " CHECK (id = 1), key TEXT NOT NULL)"))
+        db.execute("INSERT INTO host_key (id, key) VALUES (1, ?) ON CONFLICT (id) DO NOTHING",
                    [secrets.token_urlsafe(HOST_KEY_BYTES)])
         row = db.execute("SELECT key FROM host_key WHERE id = 1").fetchone()
     return str(row[0])
@@ -45,11 +44,11 @@ def key_matches(given: str | None, key: str) -> bool:
 def delete_table(db: Database, table_id: str) -> bool:
     """Remove the table and every row that names it (its actions, deals, and whatever else
     keeps a ``table_id``), in one transaction; whether there was such a table."""
-    with storage.write_transaction(db):
+    with storage.write_transaction(db, key=table_id):
         if db.execute("SELECT 1 FROM tables WHERE id = ?", [table_id]).fetchone() is None:
             return False
         for name in db.table_names():
-            if name != "tables" and "table_id" in db.table(name).columns_dict:
+            if name != "tables" and "table_id" in db.columns(name):
                 db.execute(f'DELETE FROM "{name}" WHERE table_id = ?', [table_id])
         db.execute("DELETE FROM tables WHERE id = ?", [table_id])
     return True
@@ -57,7 +56,7 @@ def delete_table(db: Database, table_id: str) -> bool:
 
 def table_sizes(db: Database) -> dict[str, dict[str, int]]:
     """Per table: its records and the bytes they take, what the host weighs before deleting."""
-    return {row["table_id"]: {"records": row["records"], "bytes": row["bytes"]}
+    return {row["table_id"]: {"records": int(row["records"]), "bytes": int(row["bytes"])}
             for row in db.query("SELECT table_id, COUNT(*) AS records, "
                                 "SUM(LENGTH(record_json)) AS bytes FROM actions "
                                 "GROUP BY table_id")}

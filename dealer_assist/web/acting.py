@@ -3,7 +3,6 @@ the body checked, applied and stored, and the state every answer and event carri
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from flask import g
@@ -63,10 +62,8 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
                        state=state_for(table_id, table, dealer=True)) from None
     except DealerAssistError as err:  # a malformed body or a rule's refusal
         raise ApiError(400, str(err)) from None
-    except sqlite3.OperationalError as err:  # before COMMIT returned: nothing was stored
-        if storage.is_full(err):
-            raise ApiError(507, full_sentence()) from None
-        raise
+    except storage.StorageFull:  # before COMMIT returned: nothing was stored
+        raise ApiError(507, full_sentence()) from None
     if accepted.sync_owed:
         g.sync_owed = True
     return accepted.table

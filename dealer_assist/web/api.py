@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from typing import Any
 
 from flask import Blueprint, jsonify, request
@@ -14,7 +13,7 @@ from dealer_assist.core.errors import DealerAssistError
 from dealer_assist.core.table import Table, TableSetup
 from dealer_assist.games import Game
 from dealer_assist.games.registry import game_class
-from dealer_assist.services import auth, storage
+from dealer_assist.services import auth, storage, tables
 from dealer_assist.services.auth import (
     bearer_token,
     hash_token,
@@ -117,11 +116,9 @@ def create_table() -> ResponseReturnValue:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()
     try:
-        storage.insert_table(get_db(), table_id, setup, hash_token(token))
-    except sqlite3.OperationalError as err:
-        if storage.is_full(err):
-            raise ApiError(507, full_sentence()) from None
-        raise
+        tables.insert_table(get_db(), table_id, setup, hash_token(token))
+    except storage.StorageFull:
+        raise ApiError(507, full_sentence()) from None
     table = Table.from_setup(setup)
     out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
            "state": state_for(table_id, table, dealer=True)}

@@ -85,7 +85,8 @@ def create_app(
     if config:
         app.config.update(config)
     if not app.config["DATABASE"]:
-        raise ValueError("create_app needs db_path: the SQLite file that keeps the tables.")
+        raise ValueError("create_app needs db_path: the SQLite file (or postgresql:// URL) that "
+                         "keeps the tables.")
     app.json = FastJSONProvider(app)  # orjson: the state's own key order, compact
     storage.init_db(app.config["DATABASE"])
     init_extensions(app)
@@ -96,6 +97,7 @@ def create_app(
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)
     app.register_error_handler(HTTPException, error_answer)
+    app.register_error_handler(storage.StorageUnavailable, error_answer)
 
     options: dict[str, Any] = {}
     if message_queue:

@@ -13,6 +13,7 @@ from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
+from dealer_assist.services.storage import StorageUnavailable
 from dealer_assist.web.extensions import MAX_BODY_BYTES
 
 
@@ -33,16 +34,24 @@ ERROR_SENTENCES = {
     413: f"The request is too large: a body has at most {MAX_BODY_BYTES // 1024} KB.",
     500: "Something went wrong on the server; nothing was changed. Try again.",
 }
+UNAVAILABLE_SENTENCE = ("The server's database cannot be reached just now: nothing was "
+                        "changed. Try again in a moment.")
 
 
 def error_answer(err: Exception) -> ResponseReturnValue:
-    """The answer to an :class:`ApiError` or an ``HTTPException`` (registered for both)."""
+    """The answer to an :class:`ApiError`, an ``HTTPException`` or a database that cannot be
+    reached (``StorageUnavailable``: a 503; registered for the three)."""
+    if isinstance(err, StorageUnavailable):
+        response = jsonify(error=UNAVAILABLE_SENTENCE)
+        response.status_code = 503
+        response.headers["Retry-After"] = "2"
+        return response
     if isinstance(err, HTTPException):
         code = err.code or 500
         if request.path.startswith("/api/") or code == 413:
             return jsonify(error=ERROR_SENTENCES.get(code, err.description or "Error.")), code
         return err
-    if not isinstance(err, ApiError):  # only registered for the two
+    if not isinstance(err, ApiError):  # only registered for the three
         raise err
     extra = dict(err.extra)
     retry_after = extra.pop("retry_after", None)  # a header, not a field

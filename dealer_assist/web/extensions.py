@@ -13,9 +13,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, request
 from flask_socketio import SocketIO
-from sqlite_utils import Database
 
-from dealer_assist.services import storage
+from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import FailureThrottle
 from dealer_assist.web.host import is_own_host
 from dealer_assist.web.json_codec import SocketJSON
@@ -30,7 +29,7 @@ THROTTLE = "dealer_assist.throttle"
 
 def init_extensions(app: Flask) -> None:
     """The store, the connection pool and the throttle of a new app (its config is set)."""
-    app.extensions[STORE] = storage.TableStore()
+    app.extensions[STORE] = tables.TableStore()
     app.extensions[POOL] = storage.ConnectionPool(
         app.config["DATABASE"], max_bytes=app.config.get("MAX_DB_BYTES"))
     app.extensions[THROTTLE] = FailureThrottle(
@@ -53,8 +52,8 @@ def get_socketio(app: Flask | None = None) -> SocketIO:
     return cast(SocketIO, found)
 
 
-def get_store() -> storage.TableStore:
-    return cast(storage.TableStore, current_app.extensions[STORE])
+def get_store() -> tables.TableStore:
+    return cast(tables.TableStore, current_app.extensions[STORE])
 
 
 def get_throttle() -> FailureThrottle:
@@ -62,12 +61,12 @@ def get_throttle() -> FailureThrottle:
     return cast(FailureThrottle, current_app.extensions[THROTTLE])
 
 
-def get_db() -> Database:
+def get_db() -> storage.Connection:
     """This request's (or Socket.IO event's) connection, from the app's pool, given back at
     teardown (:class:`storage.ConnectionPool`: not closed, which would cost a checkpoint)."""
     if "db" not in g:
         g.db = current_app.extensions[POOL].get()
-    return cast(Database, g.db)
+    return cast(storage.Connection, g.db)
 
 
 def pay_owed_sync() -> None:

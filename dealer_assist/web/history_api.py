@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import threading
 from functools import partial
 from typing import Any
@@ -163,10 +162,8 @@ def import_table() -> ResponseReturnValue:
     table_id, token = new_table_id(), new_token()
     try:
         history.import_table(get_db(), table_id, hash_token(token), rebuilt)
-    except sqlite3.OperationalError as err:
-        if storage.is_full(err):
-            raise ApiError(507, full_sentence()) from None
-        raise
+    except storage.StorageFull:
+        raise ApiError(507, full_sentence()) from None
     response = jsonify({"id": table_id, "dealer_token": token, **table_urls(table_id, token),
                         "deals": len(rebuilt.deals), "actions": len(rebuilt.actions)})
     response.status_code = 201

@@ -21,10 +21,9 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
-from sqlite_utils import Database
 
 from dealer_assist.services import host as host_service
-from dealer_assist.services import storage
+from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
 from dealer_assist.web.limits import create_wait, too_many_tables
 
@@ -73,7 +72,7 @@ def refuse(status: int, sentence: str, retry_after: int | None = None) -> None:
 
 
 @contextmanager
-def connection() -> Iterator[Database]:
+def connection() -> Iterator[storage.Connection]:
     """A connection of the app's pool for the host's few requests."""
     pool: storage.ConnectionPool = current_app.extensions["dealer_assist.pool"]
     db = pool.get()
@@ -185,7 +184,10 @@ def full_sentence() -> str:
 
 def room_problem() -> str | None:
     """Why no new table fits (a sentence), or None: the database near its cap
-    (``MAX_DB_BYTES`` x ``NEW_TABLE_ROOM``) or the disk nearly full."""
+    (``MAX_DB_BYTES`` x ``NEW_TABLE_ROOM``) or the disk nearly full. A SQLite file's: a
+    PostgreSQL server's room is its own administrator's to watch."""
+    if storage.is_url(current_app.config["DATABASE"]):
+        return None
     cap = current_app.config.get("MAX_DB_BYTES")
     if cap:
         with connection() as db:
@@ -224,6 +226,6 @@ def delete_table(table_id: str) -> ResponseReturnValue:
         deleted = host_service.delete_table(db, table_id[:64])
     if not deleted:
         refuse(404, f"There is no table {table_id[:40]!r} on this server.")
-    store: storage.TableStore = current_app.extensions["dealer_assist.store"]
+    store: tables.TableStore = current_app.extensions["dealer_assist.store"]
     store.forget(table_id)
     return jsonify({"deleted": table_id})
