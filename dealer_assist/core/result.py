@@ -168,11 +168,11 @@ class Result:
     @classmethod
     def _own_fields(cls) -> tuple[str, ...]:
         """The fields a subclass adds, in order (worked out once per class)."""
-        own = cls.__dict__.get("_own")
+        own = _OWN_FIELDS.get(cls)
         if own is None:
-            own = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _BASE_FIELDS)
-            cls._own = own
-        return tuple(own)
+            own = _OWN_FIELDS[cls] = tuple(
+                f.name for f in dataclasses.fields(cls) if f.name not in _BASE_FIELDS)
+        return own
 
     def copy(self) -> Self:
         """A copy that shares nothing mutable with this result (``Deal.clone``)."""
@@ -201,5 +201,6 @@ class Result:
         return cls(**cls.fields_from_json(data))
 
 
+_OWN_FIELDS: dict[type[Result], tuple[str, ...]] = {}  # a subclass's own fields, in order
 _BASE_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
 _BASE_PLAIN = ("winners", "winning_lines", "uncontested")  # already JSON as they are

@@ -839,14 +839,8 @@ def append_record(db: Connection, record: RecordRow) -> None:
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
         " kings_pot_after = ? WHERE table_id = ? AND number = ?",
-<<<<<<< HEAD
-        [deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
-         json.dumps(deal.result.to_json()) if deal.result is not None else None,
-         after.deal_over, stamp, after.totals.kings_pot if kings else None, table_id, number],
-=======
         [deal.dealer, deal.result_json, deal.over, stamp, deal.kings_pot_after, table_id,
          number],
->>>>>>> pg
     )
 
 

@@ -113,7 +113,7 @@ def record_row(table_id: str, before: Table, after: Table, action: Action) -> st
     deal = after.deal
     now = None if taken_back or deal is None else storage.DealNow(
         dealer=deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
-        result_json=json.dumps(deal.result) if deal.result is not None else None,
+        result_json=json.dumps(deal.result.to_json()) if deal.result is not None else None,
         over=after.deal_over,
         kings_pot_after=after.totals.kings_pot if after.game.keeps_kings_pot else None)
     return storage.RecordRow(table_id, after.seq, number, json.dumps(action.to_json()),
