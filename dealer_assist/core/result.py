@@ -34,7 +34,7 @@ class PotKind(StrEnum):
 def plain(value: Any) -> Any:
     """``value`` as JSON: a dataclass as its fields, ``None`` fields left out. Through
     ``vars`` (the fields in their order) rather than ``dataclasses.fields``, which cost a
-    King's Pot result 0.4 ms a state."""
+    result of many lines 0.4 ms a state."""
     if isinstance(value, str | int) or value is None:
         return value
     if isinstance(value, dict):
