@@ -161,7 +161,28 @@
     try { show(await DA.fetchState(tableId, null)); } catch (e) { setConn("reconnecting"); }
   }
 
-  const socket = DA.connectLive({ tableId, token: null, onState: show, onStatus: setConn });
+  // The socket sends only what changed (``state_patch``) after the first whole state. A patch
+  // whose base is not the state on screen means a state was missed (or the screen is ahead,
+  // from an HTTP answer): join again for the whole state, and apply no patch until it came.
+  let awaitingWhole = false;
+  function wholeState(s) {
+    awaitingWhole = false;
+    show(s);
+  }
+  function patch(p) {
+    if (!p || typeof p.seq !== "number" || awaitingWhole || resync) return;
+    if (state && p.seq <= state.seq) return; // this one (or a newer one) is on screen already
+    if (!state || p.base_seq !== state.seq) {
+      awaitingWhole = true;
+      socket.rejoin();
+      // a join refused (too many from this device) sends no state: read it over HTTP then
+      setTimeout(() => { if (awaitingWhole) { awaitingWhole = false; refetch(); } }, 5000);
+      return;
+    }
+    show(DA.applyPatch(state, p.ops));
+  }
+
+  const socket = DA.connectLive({ tableId, token: null, onState: wholeState, onStatus: setConn, onPatch: patch });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
     refetch();
