@@ -50,15 +50,20 @@ def state_patch(old: dict[str, Any], new: dict[str, Any]) -> list[Operation]:
 
 
 def apply_patch(state: dict[str, Any], operations: list[Operation]) -> dict[str, Any]:
-    """``state`` with ``operations`` applied (a copy: ``state`` is left as it was), as the
-    phone applies them (static/js/common.js ``applyPatch``)."""
+    """``state`` with ``operations`` applied, on a copy (``state`` is left as it was)."""
     import copy
 
-    result = copy.deepcopy(state)
+    return apply_in_place(copy.deepcopy(state), copy.deepcopy(operations))
+
+
+def apply_in_place(state: dict[str, Any], operations: list[Operation]) -> dict[str, Any]:
+    """``operations`` applied to ``state`` itself, as the phone applies them
+    (static/js/common.js ``applyPatch``); returns the result."""
+    result = state
     for operation in operations:
         path = operation[0]
-        if not path:  # the whole state replaced: not made by :func:`state_patch` for objects
-            result = copy.deepcopy(operation[1])
+        if not path:  # the whole state replaced
+            result = operation[1]
             continue
         parent: Any = result
         for key in path[:-1]:
@@ -66,5 +71,5 @@ def apply_patch(state: dict[str, Any], operations: list[Operation]) -> dict[str,
         if len(operation) == 1:
             del parent[path[-1]]
         else:
-            parent[path[-1]] = copy.deepcopy(operation[1])
+            parent[path[-1]] = operation[1]
     return result
