@@ -316,6 +316,7 @@ class ClientJob:
     rooms: list[tuple[str, int]]
     connect_timeout: float = 60.0
     run_limit: float = 300.0  # a client process never outlives this
+    patches: bool = False  # join with "patches": true, as the phone page does
     stamps: dict[str, list[list[tuple[int, float]]]] = field(default_factory=dict)
 
 
@@ -323,6 +324,8 @@ def _client_main(job: ClientJob, ready: Any, stop: Any, out: Any) -> None:
     """Connect every client of ``job`` (websocket transport), join its table, and stamp each
     ``state`` received with perf_counter until ``stop`` is set; then send the stamps."""
     import socketio
+
+    from dealer_assist.web.patch import apply_in_place
 
     async def run() -> dict[str, list[list[tuple[int, float]]]]:
         stamps: dict[str, list[list[tuple[int, float]]]] = {}
@@ -337,14 +340,28 @@ def _client_main(job: ClientJob, ready: Any, stop: Any, out: Any) -> None:
             sio = socketio.AsyncClient(reconnection=False, json=json)
             first = asyncio.Event()
 
+            shown: list[dict[str, Any]] = []  # the state a patch applies to, as on a phone
+            join = {"table": table_id, **({"patches": True} if job.patches else {})}
+
             @sio.on("state")
             async def on_state(data: dict[str, Any]) -> None:
                 box.append((data["seq"], time.perf_counter()))
+                shown[:] = [data]
                 first.set()
+
+            @sio.on("state_patch")
+            async def on_patch(data: dict[str, Any]) -> None:
+                # what static/js/phone.js does: apply it if its base is the state shown,
+                # else join again for the whole state (the gap shows as a missing seq)
+                if shown and data["base_seq"] == shown[0]["seq"]:
+                    shown[:] = [apply_in_place(shown[0], data["ops"])]
+                    box.append((data["seq"], time.perf_counter()))
+                elif not shown or data["seq"] > shown[0]["seq"]:
+                    await sio.emit("join", join)
 
             @sio.event
             async def connect() -> None:
-                await sio.emit("join", {"table": table_id})
+                await sio.emit("join", join)
 
             await sio.connect(job.urls[table_id], transports=["websocket"], wait_timeout=30)
             clients.append(sio)
@@ -379,8 +396,9 @@ class ClientFleet:
     """Socket.IO clients spread over ``procs`` processes (one asyncio loop each)."""
 
     def __init__(self, url: str | dict[str, str], rooms: list[tuple[str, int]], procs: int,
-                 run_limit: float = 300.0) -> None:
-        """``url``: the server, or each table id's server."""
+                 run_limit: float = 300.0, patches: bool = False) -> None:
+        """``url``: the server, or each table id's server; ``patches``: the clients join for
+        ``state_patch`` events (a server that does not send them sends whole states)."""
         urls = url if isinstance(url, dict) else {table_id: url for table_id, _ in rooms}
         ctx = mp.get_context("spawn")
         flat = [table_id for table_id, count in rooms for _ in range(count)]
@@ -398,7 +416,7 @@ class ClientFleet:
                 continue
             ready = ctx.Event()
             job = ClientJob({t: urls[t] for t in share}, list(share.items()),
-                            run_limit=run_limit)
+                            run_limit=run_limit, patches=patches)
             proc = ctx.Process(target=_client_main, args=(job, ready, self.stop, self.out),
                                daemon=True)
             self.readies.append(ready)

@@ -17,7 +17,10 @@ others' in one interpreter. Rounds repeat with new tables and new clients.
 
 ``--before`` adds the app as it was before issue 6's fixes (``app-0``: a connection opened
 and closed per request, the fsync inside COMMIT); ``--padded`` adds the bare server sending
-states padded to the app's public state size (``bare+pad``: what the size costs on its own).
+states padded to the app's public state size (``bare+pad``: what the size costs on its own);
+``--patches`` has the clients join with ``"patches": true`` as the phone page does, so the
+app sends each change as a ``state_patch`` (with ``--baseline main``: whole states, side by
+side).
 Targets: p99 <= 25 ms at N=23, and p99 at most 1.5 x the bare server's at each N, nothing
 missed.
 """
@@ -55,7 +58,8 @@ PLAYERS = [f"P{i:02d}" for i in range(1, 23)]  # a full King's Pot table (R20)
 
 
 def run_round(kinds: list[tuple[str, ServerProcess]], clients: int,
-              bodies: list[dict[str, Any]], gap: float, procs: int) -> list[dict[str, Any]]:
+              bodies: list[dict[str, Any]], gap: float, procs: int,
+              patches: bool = False) -> list[dict[str, Any]]:
     """N clients on each server at once; the actions go to the servers in turn (app, bare,
     app, bare...; ``gap`` apart), so a stall of this shared machine falls on all alike."""
     targets = []
@@ -71,7 +75,7 @@ def run_round(kinds: list[tuple[str, ServerProcess]], clients: int,
                         "poster": Poster(server.url, token), "sent": {}, "answers": []})
     urls = {t["table"]: server.url for t, (_, server) in zip(targets, kinds, strict=True)}
     fleet = ClientFleet(urls, [(t["table"], clients) for t in targets], procs,
-                        run_limit=len(bodies) * len(kinds) * gap + 120)
+                        run_limit=len(bodies) * len(kinds) * gap + 120, patches=patches)
     fleet.start()
     try:
         time.sleep(0.5)  # let the joins settle
@@ -102,16 +106,29 @@ def run_round(kinds: list[tuple[str, ServerProcess]], clients: int,
 
 def public_state_bytes(bodies: list[dict[str, Any]]) -> int:
     """The mean size of the public state (as JSON) over the script's actions."""
+    return tap_bytes(bodies)[0]
+
+
+def tap_bytes(bodies: list[dict[str, Any]]) -> tuple[int, int]:
+    """The mean size (JSON) over the script's actions of the public state and of the
+    ``state_patch`` event's payload that carries the same change, per phone."""
     import json
 
     from dealer_assist.core.table import Table
+    from dealer_assist.web.patch import state_patch
 
     table = Table.create("kings_pot", PLAYERS)
-    sizes = []
+    before = {"id": "x" * 8, **table_state(table)}
+    full, patch = [], []
     for body in bodies:
         table = table.apply(table.prepare(body))
-        sizes.append(len(json.dumps(table_state(table), separators=(",", ":"))))
-    return sum(sizes) // len(sizes)
+        state = {"id": "x" * 8, **table_state(table)}
+        full.append(len(json.dumps(state, separators=(",", ":"))))
+        event = {"id": "x" * 8, "seq": state["seq"], "base_seq": before["seq"],
+                 "ops": state_patch(before, state)}
+        patch.append(len(json.dumps(event, separators=(",", ":"))))
+        before = state
+    return sum(full) // len(full), sum(patch) // len(patch)
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -149,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="REF", default=None,
                         help="also run the app as it was at git commit REF ('app@REF'), "
                              "to measure a change side by side with the code before it")
+    parser.add_argument("--patches", action="store_true",
+                        help="the clients join with \"patches\": true, as the phone page "
+                             "does: the app sends state_patch events, a server that does not "
+                             "(--baseline, the bare floors) whole states")
     parser.add_argument("--before", action="store_true",
                         help="also run the app as it was before issue 6's fixes ('app-0')")
     args = parser.parse_args(argv)
@@ -157,8 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds * len(args.sizes) * servers_run * args.actions * args.gap > 600:
         parser.error("that run would take over 10 minutes: fewer rounds, actions or sizes")
     bodies = action_script("kings_pot", PLAYERS, args.actions, seed=6)
-    pad = public_state_bytes(bodies)
+    pad, patch_size = tap_bytes(bodies)
     print(machine())
+    print(f"bytes per tap and phone (JSON): public state {pad}, state_patch {patch_size} "
+          f"({pad / patch_size:.1f}x fewer); clients join for patches: {args.patches}")
     print(f"{args.actions} actions per server and size, the servers in turn, one action every "
           f"{args.gap * 1000:.0f} ms; clients over "
           f"{args.procs} processes, {args.rounds} rounds, async mode "
@@ -192,7 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         with servers(*(server for _, server in kinds)):
             for rnd in range(args.rounds):
                 for n in args.sizes:
-                    for row in run_round(kinds, n, bodies, args.gap, args.procs):
+                    for row in run_round(kinds, n, bodies, args.gap, args.procs,
+                                         args.patches):
                         kind = row["kind"]
                         results.setdefault((kind, n), []).append(row)
                         print(f"  round {rnd + 1} {kind:<12} N={n:<4} p50 "

@@ -125,20 +125,24 @@ def total_for_descriptors(soft_limit: int) -> int:
 
 
 # --------------------------------------------------------------------------- send queues
-STATE_PREFIX = '2["state",'  # a Socket.IO EVENT packet named "state" on the default namespace
+# Socket.IO EVENT packets named "state" and "state_patch" on the default namespace: a patch
+# that is dropped leaves a gap the client sees (its seq is not the next patch's base_seq), and
+# it joins again for the whole state
+STATE_PREFIXES = ('2["state",', '2["state_patch",')
 
 
 def is_state(item: Any) -> bool:
     data = getattr(item, "data", None)
-    return isinstance(data, str) and data.startswith(STATE_PREFIX)
+    return isinstance(data, str) and data.startswith(STATE_PREFIXES)
 
 
 class NewestStateQueue(queue.Queue):  # type: ignore[type-arg]
     """An Engine.IO client's send queue. A client that does not read (a phone that never
     reads, or one spamming joins) would grow it without end, a full state per entry; here,
     once ``limit`` packets wait, a new state replaces every state still waiting (each state
-    is whole and carries its ``seq``, so the newest is all the client needs), and any other
-    packet beyond ``4 * limit`` is dropped."""
+    is whole and carries its ``seq``, so the newest is all the client needs; a ``state_patch``
+    likewise replaces every state and patch waiting, and the client, seeing the gap, joins
+    again for the whole state), and any other packet beyond ``4 * limit`` is dropped."""
 
     def __init__(self, limit: int = 64) -> None:
         super().__init__()

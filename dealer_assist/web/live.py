@@ -5,6 +5,11 @@ put in the table's public room, or with a valid token in its dealer room, and ge
 event at once; after every accepted action each room gets the state it may see. A wrong token
 gets an ``error`` event with a sentence and the public room only.
 
+A public client that joins with ``"patches": true`` (the phone page) gets the whole state at
+the join, then ``state_patch`` events: only what changed since the state before
+(``base_seq``), a seventh of the bytes on a full table; a client whose seq is not the
+patch's ``base_seq`` missed a state and joins again for the whole one.
+
 A dealer client may also emit ``action`` with ``{"table": id, "action": {...}}`` (the body of
 ``POST /api/tables/<id>/actions``, ``expect_seq`` included); the acknowledgement is the HTTP
 answer's body with its ``status`` added.
@@ -40,6 +45,7 @@ from dealer_assist.web.extensions import (
 )
 from dealer_assist.web.json_codec import SocketJSON
 from dealer_assist.web.limits import join_wait, note_dealer, too_many_joins
+from dealer_assist.web.patch import state_patch
 
 log = logging.getLogger("dealer_assist.live")
 
@@ -50,6 +56,16 @@ def public_room(table_id: str) -> str:
 
 def dealer_room(table_id: str) -> str:
     return f"table:{table_id}:dealer"
+
+
+def patch_room(table_id: str) -> str:
+    """The public room of the clients that joined with ``"patches": true``: they get each
+    public state as a ``state_patch`` against the one before (docs/api.md)."""
+    return f"table:{table_id}:patches"
+
+
+def table_rooms(table_id: str) -> tuple[str, str, str]:
+    return dealer_room(table_id), public_room(table_id), patch_room(table_id)
 
 
 def table_of_room(room: str) -> str | None:
@@ -74,6 +90,8 @@ class Rooms:
         self._locks: dict[str, threading.RLock] = {}
         self.sent: dict[str, int] = {}  # room -> the last seq sent to it
         self.ahead: dict[str, dict[str, int]] = {}  # room -> {sid: seq its join sent}
+        # table -> the last public state sent to its patch room: the next patch's base
+        self.last_public: dict[str, dict[str, Any]] = {}
 
     def lock(self, table_id: str) -> threading.RLock:
         """Re-entrant: a broadcast holds it while the queue's manager delivers its states."""
@@ -93,22 +111,52 @@ def rooms_of_app() -> Rooms:
 def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]) -> bool:
     """Send ``state`` to this process's clients in ``room`` (``table:<id>:public`` or
     ``...:dealer``) unless a state as new went there already; skip the clients whose join sent
-    them one as new. Returns whether it was sent."""
+    them one as new. A public state also goes to the table's patch room (:func:`patch_room`)
+    as a ``state_patch`` against the last one sent there. Returns whether it was sent."""
     table_id = table_of_room(room)
     seq = state.get("seq")
     if table_id is None or not isinstance(seq, int):
         return False
     with tracker.lock(table_id):
-        if seq <= tracker.sent.get(room, -1):
+        skip = note_sent(tracker, room, seq)
+        if skip is None:
             return False  # a newer state has gone out already
-        tracker.sent[room] = seq
-        ahead = tracker.ahead.pop(room, {})
-        skip = [sid for sid, joined in ahead.items() if joined >= seq]
-        still = {sid: joined for sid, joined in ahead.items() if joined > seq}
-        if still:
-            tracker.ahead[room] = still
         socketio.emit("state", state, to=room, skip_sid=skip or None, ignore_queue=True)
+        if room == public_room(table_id):
+            deliver_patch(socketio, tracker, table_id, state)
         return True
+
+
+def note_sent(tracker: Rooms, room: str, seq: int) -> list[str] | None:
+    """Under the table's lock: record that ``seq`` goes to ``room``; the clients to skip (their
+    join sent them a state as new), or None if a state as new went there already."""
+    if seq <= tracker.sent.get(room, -1):
+        return None
+    tracker.sent[room] = seq
+    ahead = tracker.ahead.pop(room, {})
+    still = {sid: joined for sid, joined in ahead.items() if joined > seq}
+    if still:
+        tracker.ahead[room] = still
+    return [sid for sid, joined in ahead.items() if joined >= seq]
+
+
+def deliver_patch(socketio: SocketIO, tracker: Rooms, table_id: str,
+                  state: dict[str, Any]) -> None:
+    """Under the table's lock: the public ``state`` to the patch room, as what changed since
+    the last state sent there (``base_seq``), or whole if this process sent none before.
+    A client whose seq is not ``base_seq`` missed one and joins again for the whole state."""
+    room = patch_room(table_id)
+    base = tracker.last_public.get(table_id)
+    skip = note_sent(tracker, room, state["seq"])
+    if skip is None:
+        return
+    tracker.last_public[table_id] = state
+    if base is None:
+        socketio.emit("state", state, to=room, skip_sid=skip or None, ignore_queue=True)
+        return
+    socketio.emit("state_patch", {"id": table_id, "seq": state["seq"], "base_seq": base["seq"],
+                                  "ops": state_patch(base, state)},
+                  to=room, skip_sid=skip or None, ignore_queue=True)
 
 
 def broadcast(table_id: str, table: Table) -> dict[str, Any]:
@@ -188,10 +236,13 @@ def on_join(data: Any) -> None:
     if dealer:
         note_dealer()
     tracker = rooms_of_app()
-    room = dealer_room(table_id) if dealer else public_room(table_id)
+    if dealer:
+        room = dealer_room(table_id)
+    else:
+        room = patch_room(table_id) if data.get("patches") is True else public_room(table_id)
     with tracker.lock(table_id):
-        leave_room(dealer_room(table_id))
-        leave_room(public_room(table_id))
+        for other in table_rooms(table_id):
+            leave_room(other)
         join_room(room)
         table = get_store().load(db, table_id)
         assert table is not None
@@ -296,7 +347,7 @@ def demote(app: Flask, table_id: str, sid: str) -> None:
         with tracker.lock(table_id):
             server.leave_room(sid, dealer_room(table_id))
             server.enter_room(sid, public_room(table_id))
-            for room in (dealer_room(table_id), public_room(table_id)):
+            for room in table_rooms(table_id):
                 tracker.ahead.get(room, {}).pop(sid, None)
             socketio.emit("error", {"error": auth.SIGNED_OUT_SENTENCE, "signed_out": True},
                           to=sid, ignore_queue=True)
@@ -334,8 +385,8 @@ def demote_signed_out(table_id: str, keep: int) -> None:
 def on_leave(data: Any) -> None:
     if isinstance(data, dict) and isinstance(data.get("table"), str):
         remember_token(data["table"][:64], None)
-        leave_room(dealer_room(data["table"]))
-        leave_room(public_room(data["table"]))
+        for room in table_rooms(data["table"]):
+            leave_room(room)
 
 
 def register_events(socketio: SocketIO) -> None:
@@ -397,4 +448,4 @@ def listen_to_queue(app: Flask) -> None:
 
 
 __all__ = ["QueueManager", "answer_after", "broadcast", "dealer_room", "deliver", "listen_to_queue",
-           "public_room", "register_events"]
+           "patch_room", "public_room", "register_events"]

@@ -322,8 +322,24 @@ const DA = (() => {
     return `dealer-assist:token:${tableId}`;
   }
 
-  /* Live updates: join the table's room; a state is shown only if it is not older. */
-  function connectLive({ tableId, token, onState, onStatus }) {
+  /* A ``state_patch``'s operations applied to ``state`` (changed in place, and returned):
+   * ``[path, value]`` sets the value at the path, ``[path]`` removes the key there. */
+  function applyPatch(state, ops) {
+    let out = state;
+    for (const [path, ...value] of ops) {
+      if (!path.length) { out = value[0]; continue; }
+      let parent = out;
+      for (const key of path.slice(0, -1)) parent = parent[key];
+      const last = path[path.length - 1];
+      if (value.length) parent[last] = value[0];
+      else delete parent[last];
+    }
+    return out;
+  }
+
+  /* Live updates: join the table's room; a state is shown only if it is not older. With
+   * ``onPatch`` the client joins for ``state_patch`` events after the first whole state. */
+  function connectLive({ tableId, token, onState, onStatus, onPatch = null }) {
     if (typeof io !== "function") {
       onStatus("offline");
       return null;
@@ -333,13 +349,15 @@ const DA = (() => {
     const current = () => (typeof token === "function" ? token() : token);
     const join = () => {
       const t = current();
-      socket.emit("join", t ? { table: tableId, token: t } : { table: tableId });
+      const patches = onPatch ? { patches: true } : {};
+      socket.emit("join", t ? { table: tableId, token: t } : { table: tableId, ...patches });
     };
     socket.on("connect", () => { onStatus("live"); join(); });
     socket.on("disconnect", () => onStatus("reconnecting"));
     socket.on("connect_error", () => onStatus("reconnecting"));
     socket.io.on("reconnect_attempt", () => onStatus("reconnecting"));
     socket.on("state", (s) => onState(s));
+    if (onPatch) socket.on("state_patch", (p) => onPatch(p));
     socket.rejoin = join;
     return socket;
   }
@@ -418,7 +436,7 @@ const DA = (() => {
   return {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, lineOfCard,
     game, dealWords, GAMES,
-    chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, fetchState, HttpError,
+    chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, applyPatch, fetchState, HttpError,
     fillKingsHand, playerItem, betBit, drawBoard,
     RANKS, SUITS, SUIT,
   };

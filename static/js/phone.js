@@ -138,11 +138,13 @@
   // restored after a power cut may have lost a commit this phone saw (docs/reliability.md).
   let resync = false;
 
-  function show(s) {
+  // ``fromJoin``: the whole state a (re)join brought; an HTTP answer never steps back, since
+  // one sent before the reconnect may land after it
+  function show(s, fromJoin = false) {
     if (!s || typeof s.seq !== "number") return;
     // otherwise never step back to an older state (an HTTP answer racing the socket)
-    if (state && s.seq < state.seq && !resync) return;
-    resync = false;
+    if (state && s.seq < state.seq && !(resync && fromJoin)) return;
+    if (fromJoin) resync = false;
     const first = !state;
     state = s;
     render();
@@ -150,8 +152,25 @@
     if (first && performance.mark) performance.mark("da:first-state");
   }
 
+  // While the socket is down (or not up yet) the page still follows the table, over HTTP:
+  // a phone whose socket cannot get through is never left on an old state
+  const POLL_MS = 3000;
+  let poll = null;
+  function following(status) {
+    if (status === "live") {
+      clearInterval(poll);
+      poll = null;
+    } else if (!poll) {
+      poll = setInterval(() => {
+        if (socket && socket.connected) following("live"); // it came back: the socket follows
+        else if (document.visibilityState === "visible") refetch();
+      }, POLL_MS);
+    }
+  }
+
   function setConn(status) {
     if (status === "live" && state) resync = true;
+    following(status);
     const el = $("conn");
     el.dataset.status = status;
     el.querySelector(".conn-text").textContent = status;
@@ -161,7 +180,28 @@
     try { show(await DA.fetchState(tableId, null)); } catch (e) { setConn("reconnecting"); }
   }
 
-  const socket = DA.connectLive({ tableId, token: null, onState: show, onStatus: setConn });
+  // The socket sends only what changed (``state_patch``) after the first whole state. A patch
+  // whose base is not the state on screen means a state was missed (or the screen is ahead,
+  // from an HTTP answer): join again for the whole state, and apply no patch until it came.
+  let awaitingWhole = false;
+  function wholeState(s) {
+    awaitingWhole = false;
+    show(s, true);
+  }
+  function patch(p) {
+    if (!p || typeof p.seq !== "number" || awaitingWhole || resync) return;
+    if (state && p.seq <= state.seq) return; // this one (or a newer one) is on screen already
+    if (!state || p.base_seq !== state.seq) {
+      awaitingWhole = true;
+      socket.rejoin();
+      // a join refused (too many from this device) sends no state: read it over HTTP then
+      setTimeout(() => { if (awaitingWhole) { awaitingWhole = false; refetch(); } }, 5000);
+      return;
+    }
+    show(DA.applyPatch(state, p.ops));
+  }
+
+  const socket = DA.connectLive({ tableId, token: null, onState: wholeState, onStatus: setConn, onPatch: patch });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
     refetch();
@@ -170,4 +210,5 @@
   });
   window.addEventListener("online", refetch);
   refetch();
+  if (socket && !socket.connected) following("connecting");
 })();
