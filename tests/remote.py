@@ -8,6 +8,7 @@ still face down (``dealer_assist.web.state.hidden_cards``).
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import requests
@@ -100,7 +101,26 @@ class RemoteTable:
 
 
 def sync(t: RemoteTable, table: Table, url: str, session: Any = requests) -> Table:
-    """``table`` brought up to the server's last seq with the records stored after it."""
+    """``table`` brought up to the server's last seq with the records stored after it.
+
+    The deals list and each deal's records are separate requests: another client's record
+    can land between them under a deal the list did not have yet (a start, or an undo that
+    goes with a start, R74), so a read that leaves a gap in the seqs is read again."""
+    for _ in range(20):
+        entries = stored_after(t, table, url, session)
+        if [e["seq"] for e in entries] == list(range(table.seq + 1, table.seq + 1 + len(entries))):
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the stored records after seq {table.seq} have a gap: "
+                             f"{[e['seq'] for e in entries]}")
+    for entry in entries:
+        table = table.apply(Action.from_json(entry["action"]))
+    return table
+
+
+def stored_after(t: RemoteTable, table: Table, url: str, session: Any) -> list[dict[str, Any]]:
+    """The records the server has after ``table``'s seq, from the deals it knows, in order."""
     base = f"{url}/api/tables/{t.id}/deals"
     deals = session.get(base, timeout=10).json()
     current = table.totals.deal_number if table.deal is None else table.deal.totals.deal_number
@@ -112,7 +132,4 @@ def sync(t: RemoteTable, table: Table, url: str, session: Any = requests) -> Tab
         answer = session.get(f"{base}/{deal['number']}", headers=t.headers, timeout=10)
         assert answer.status_code == 200, answer.text
         entries += [e for e in answer.json()["actions"] if e["seq"] > table.seq]
-    for entry in sorted(entries, key=lambda e: e["seq"]):
-        assert entry["seq"] == table.seq + 1
-        table = table.apply(Action.from_json(entry["action"]))
-    return table
+    return sorted(entries, key=lambda e: e["seq"])
