@@ -29,7 +29,7 @@ from real_servers import NginxServer, RedisServer
 from dealer_assist.core.autoplay import legal_actions
 from dealer_assist.core.table import Table
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = pytest.mark.timeout(300)
 
 SITE = Path(__file__).resolve().parent.parent / "docs" / "nginx-several.conf"
 UPSTREAM_HEADER = "X-Dealer-Assist-Upstream"
@@ -58,6 +58,11 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+def test_the_deployment_guide_shows_the_configuration_this_file_tests() -> None:
+    guide = (SITE.parent / "deployment.md").read_text()
+    assert "```nginx\n" + SITE.read_text() + "```\n" in guide
 
 
 def site_for(ports: list[int], listen: int) -> str:
@@ -188,6 +193,7 @@ class RacingTablets:
             f"{self.url}/deals/{deal['number']}", timeout=10).json()["actions"]]
 
 
+@pytest.mark.slow  # about 45 s
 def test_one_table_one_process_and_a_killed_process_loses_nothing_acknowledged(
     cluster: tuple[NginxServer, list[Server]], listeners: list[Listener]
 ) -> None:
