@@ -51,15 +51,6 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return str(tmp_path / "shared.db")
 
 
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    server = RedisServer(tmp_path / "redis")
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
 def test_the_deployment_guide_shows_the_configuration_this_file_tests() -> None:
     guide = (SITE.parent / "deployment.md").read_text()
     assert "```nginx\n" + SITE.read_text() + "```\n" in guide
@@ -80,8 +71,8 @@ def site_for(ports: list[int], listen: int) -> str:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, database: str,
-            redis_server: RedisServer) -> Iterator[tuple[NginxServer, list[Server]]]:
+def cluster(tmp_path: Path, database: str) -> Iterator[tuple[NginxServer, list[Server]]]:
+    redis_server = RedisServer(tmp_path / "redis")
     processes = []
     for name in ("one", "two"):
         folder = tmp_path / name
@@ -104,6 +95,7 @@ def cluster(tmp_path: Path, database: str,
             nginx.stop()
         for process in processes:
             process.stop()
+        redis_server.stop()
 
 
 def answered_by(response: requests.Response) -> str:
