@@ -88,8 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, nargs="+", default=None,
                         help="server processes behind a Redis queue, side by side (e.g. 1 2 4)")
     parser.add_argument("--db", default=None,
-                        help="what every process gets as serve --db (default: a SQLite file "
-                             "in a temporary folder; e.g. postgresql://USER@HOST/DB)")
+                        help="what every process gets as serve --db (default: per --engines)")
+    parser.add_argument("--engines", nargs="+", choices=("sqlite", "postgresql"),
+                        default=["sqlite"],
+                        help="--processes: the databases, side by side: a SQLite file in a "
+                             "temporary folder, and a PostgreSQL server started here "
+                             "(tests/postgres_server.py), a new database per case")
     parser.add_argument("--idle", action="store_true",
                         help="measure how many idle phones one process holds")
     parser.add_argument("--step", type=int, default=250, help="--idle: phones per step")
@@ -233,39 +237,52 @@ def side_by_side(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-capacity-") as tmp:
         folder = Path(tmp)
         redis_child, queue = start_redis(folder)
+        postgres = None
         try:
-            for n in args.processes:
-                db = args.db or str(folder / f"shared-{n}.db")
-                servers = [queued_server(db, queue, folder / f"s{n}-{i}.log",
-                                         folder / f"s{n}-{i}") for i in range(n)]
-                try:
-                    for server in servers:
-                        server.start(ready_path="/api/tables")
-                    wait_for_subscribers(queue, n)
-                    print(f"--- {n} process(es), database {args.db or 'a SQLite file'}",
-                          flush=True)
-                    result = play(servers, args, rounds)
-                finally:
-                    for server in servers:
-                        server.stop()
-                report(result, args, rounds)
-                lat, expected, missing = latencies(result["sent"], result["stamps"])
-                actions = sum(len(v) for v in result["sent"].values())
-                rows.append((n, actions / result["wall"], percentile(lat, 50),
-                             percentile(lat, 99), percentile(result["answers"], 99),
-                             missing, expected, result["load"]))
+            if "postgresql" in args.engines and not args.db:
+                sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+                from postgres_server import PostgresServer
+
+                postgres = PostgresServer(folder / "postgres")
+            for engine in args.engines:
+                for n in args.processes:
+                    db = args.db or (postgres.new_database("bench") if engine == "postgresql"
+                                     and postgres else str(folder / f"shared-{n}.db"))
+                    servers = [queued_server(db, queue, folder / f"{engine}{n}-{i}.log",
+                                             folder / f"{engine}{n}-{i}") for i in range(n)]
+                    try:
+                        for server in servers:
+                            server.start(ready_path="/api/tables")
+                        wait_for_subscribers(queue, n)
+                        print(f"--- {n} process(es), {engine}: --db {db}", flush=True)
+                        result = play(servers, args, rounds)
+                    finally:
+                        for server in servers:
+                            server.stop()
+                    if engine == "postgresql" and postgres is not None:
+                        held = postgres.psql("SELECT count(*) FROM tables",
+                                             database=db.rsplit("/", 1)[1])
+                        assert int(held) == args.tables, f"PostgreSQL holds {held} tables"
+                    report(result, args, rounds)
+                    lat, expected, missing = latencies(result["sent"], result["stamps"])
+                    actions = sum(len(v) for v in result["sent"].values())
+                    rows.append((engine, n, actions / result["wall"], percentile(lat, 50),
+                                 percentile(lat, 99), percentile(result["answers"], 99),
+                                 missing, expected, result["load"]))
         finally:
+            if postgres is not None:
+                postgres.stop()
             redis_child.stop()
     print()
-    print(f"{'processes':>9} {'actions/s':>9} {'p50':>9} {'p99':>9} {'POST p99':>9} "
-          f"{'missing':>9} {'load':>5}")
-    for n, rate, p50, p99, post99, missing, expected, load in rows:
-        print(f"{n:>9} {rate:>9.1f} {p50 * 1000:>6.1f} ms {p99 * 1000:>6.1f} ms "
+    print(f"{'engine':<10} {'processes':>9} {'actions/s':>9} {'p50':>9} {'p99':>9} "
+          f"{'POST p99':>9} {'missing':>9} {'load':>5}")
+    for engine, n, rate, p50, p99, post99, missing, expected, load in rows:
+        print(f"{engine:<10} {n:>9} {rate:>9.1f} {p50 * 1000:>6.1f} ms {p99 * 1000:>6.1f} ms "
               f"{post99 * 1000:>6.1f} ms {missing:>4}/{expected} {load:>5.1f}")
-    base = rows[0][3]
-    print("p99 against the first: " + ", ".join(f"{n}: {p99 / base:.2f}x"
-                                                for n, _, _, p99, *_ in rows))
-    return 0 if all(r[5] == 0 for r in rows) else 1
+    base = rows[0][4]
+    print("p99 against the first: " + ", ".join(f"{engine} {n}: {p99 / base:.2f}x"
+                                                for engine, n, _, _, p99, *_ in rows))
+    return 0 if all(r[6] == 0 for r in rows) else 1
 
 
 def tablet_connects(url: str, made: dict[str, Any], hold: list[Any] | None = None) -> bool:

@@ -187,7 +187,8 @@ class RacingTablets:
 
 @pytest.mark.slow  # about 45 s
 def test_one_table_one_process_and_a_killed_process_loses_nothing_acknowledged(
-    cluster: tuple[NginxServer, list[Server]], listeners: list[Listener]
+    cluster: tuple[NginxServer, list[Server]], listeners: list[Listener], database: str,
+    request: pytest.FixtureRequest
 ) -> None:
     nginx, processes = cluster
     addresses = [f"127.0.0.1:{p.port}" for p in processes]
@@ -280,6 +281,11 @@ def test_one_table_one_process_and_a_killed_process_loses_nothing_acknowledged(
                 assert phone.quiet(0.2) == []
                 check_phone(phone, tablet.acknowledged, final,
                             reconnected=owner == dying)
+    if database.startswith("postgresql://"):  # the records above are PostgreSQL's own
+        held = request.getfixturevalue("postgres").psql(
+            "SELECT count(DISTINCT table_id), count(*) FROM actions",
+            database=database.rsplit("/", 1)[1])
+        assert held == f"{len(tablets)}|{len(tablets) * (1 + ACTIONS)}", held
     # and nginx's own log: every socket of a table went to its owner (the dying one's
     # reconnected ones to the survivor), keyed by the ?table= of the connection
     for phone in listeners:
