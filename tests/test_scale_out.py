@@ -22,6 +22,8 @@ from real_servers import RedisServer
 
 from dealer_assist import cli
 
+CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel, which the app keeps
+
 pytestmark = pytest.mark.timeout(180)
 
 
