@@ -39,8 +39,10 @@ PHONES_PER_TABLE = 3
 ACTIONS = 24  # racing pairs per table, after its start_deal
 KILL_AFTER = 8  # the dying process's tables have this many acknowledged pairs when it dies
 
-# The database both processes share: one string given to `serve --db`. Once PostgreSQL is an
-# engine of the app, add "postgresql" here: the processes then share nothing on disk.
+# The database both processes share: one string given to `serve --db`. Once branch pg
+# (PostgreSQL as an engine) is on main, add "postgresql" here: the processes then share
+# nothing on disk (the test checks that the records are PostgreSQL's). Tried with pg merged
+# in a scratch checkout: both arms pass.
 ENGINES = ["sqlite"]
 
 
