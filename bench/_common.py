@@ -452,6 +452,120 @@ class ClientFleet:
                 proc.kill()
 
 
+# --------------------------------------------------------------------------- idle phones
+PHONE_SOURCE = "127.0.0.2"  # idle phones connect from here: loopback, not the dealer's address
+
+
+def _idle_main(url: str, tables: list[str], commands: Any, replies: Any,
+               run_limit: float) -> None:
+    """Hold idle phones (websocket, joined to ``tables`` in turn, reading what comes): on
+    ("open", k) connect k more and reply (opened, refused, seconds); on ("close",) stop.
+    Every phone connects from PHONE_SOURCE, so the server never counts them as the dealer's."""
+    import aiohttp
+    import socketio
+
+    async def run() -> None:
+        connector = aiohttp.TCPConnector(local_addr=(PHONE_SOURCE, 0), limit=0)
+        session = aiohttp.ClientSession(connector=connector)
+        clients: list[Any] = []
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+
+        async def one(table_id: str) -> bool:
+            sio = socketio.AsyncClient(reconnection=False, json=json, http_session=session)
+            joined = asyncio.Event()
+            sio.on("state", lambda data: joined.set())
+
+            async def on_connect() -> None:
+                await sio.emit("join", {"table": table_id})
+
+            sio.on("connect", on_connect)
+            try:
+                await sio.connect(url, transports=["websocket"], wait_timeout=20)
+                await asyncio.wait_for(joined.wait(), timeout=20)
+            except Exception:  # refused (503 past the cap) or timed out: counted, not held
+                with contextlib.suppress(Exception):
+                    await sio.disconnect()
+                return False
+            clients.append(sio)
+            return True
+
+        while time.monotonic() - started < run_limit:
+            command = await loop.run_in_executor(None, commands.get)
+            if command[0] != "open":
+                break
+            t0 = time.monotonic()
+            results: list[bool] = []
+            count = int(command[1])
+            for i in range(0, count, 25):  # a few handshakes at a time
+                batch = [one(tables[(len(clients) + j) % len(tables)])
+                         for j in range(i, min(count, i + 25))]
+                results += await asyncio.gather(*batch)
+            replies.put((sum(results), len(results) - sum(results), time.monotonic() - t0))
+        await asyncio.gather(*(c.disconnect() for c in clients), return_exceptions=True)
+        await session.close()
+
+    try:
+        asyncio.run(run())
+    except BaseException as err:  # report, never hang the parent
+        replies.put(("error", repr(err), 0.0))
+
+
+class IdleFleet:
+    """Idle phones over ``procs`` client processes, opened step by step."""
+
+    def __init__(self, url: str, tables: list[str], procs: int, run_limit: float = 600.0
+                 ) -> None:
+        ctx = mp.get_context("spawn")
+        self.commands = [ctx.Queue() for _ in range(procs)]
+        self.replies = ctx.Queue()
+        self.procs = [ctx.Process(target=_idle_main, daemon=True,
+                                  args=(url, tables, q, self.replies, run_limit))
+                      for q in self.commands]
+        for proc in self.procs:
+            proc.start()
+
+    def open(self, count: int, timeout: float = 180.0) -> tuple[int, int, float]:
+        """Open ``count`` more phones, spread over the processes: (held, refused, seconds)."""
+        shares = [count // len(self.procs) + (1 if i < count % len(self.procs) else 0)
+                  for i in range(len(self.procs))]
+        for queue_, share in zip(self.commands, shares, strict=True):
+            queue_.put(("open", share))
+        held = refused = 0
+        slowest = 0.0
+        for _ in self.procs:
+            a, b, seconds = self.replies.get(timeout=timeout)
+            if a == "error":
+                raise RuntimeError(f"a phone process failed: {b}")
+            held, refused, slowest = held + a, refused + b, max(slowest, seconds)
+        return held, refused, slowest
+
+    def close(self) -> None:
+        for queue_ in self.commands:
+            queue_.put(("close",))
+        for proc in self.procs:
+            proc.join(timeout=30)
+            if proc.is_alive():
+                proc.kill()
+
+
+def threads_and_fds(pid: int) -> tuple[int, int]:
+    """The threads and the open file descriptors of process ``pid``."""
+    threads = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            threads = int(line.split()[1])
+    return threads, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def descriptor_limit(pid: int) -> int:
+    """The soft limit on open files in force for process ``pid``."""
+    for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
+        if line.startswith("Max open files"):
+            return int(line.split()[3])
+    raise RuntimeError(f"no open-file limit for {pid}")
+
+
 def latencies(sent: dict[str, dict[int, float]],
               stamps: dict[str, list[list[tuple[int, float]]]]) -> tuple[list[float], int, int]:
     """Per (action, client): first receipt of the action's seq minus its send time.

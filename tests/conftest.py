@@ -173,7 +173,8 @@ class Server:
 
     def __init__(self, db: Path | str, log: Path, *, port: int | None = None,
                  args: list[str] | None = None, prefer_script: bool = False,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
+        """``cwd``: the process's working folder (this one's if None)."""
         self.db = db
         self.log = log
         self.port = port or free_port()
@@ -181,6 +182,7 @@ class Server:
             "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", str(db)]
         self.prefer_script = prefer_script
         self.env = env
+        self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -192,7 +194,7 @@ class Server:
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 command(self.prefer_script) + self.args, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+                stdin=subprocess.DEVNULL, env=env, start_new_session=True, cwd=self.cwd,
             )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

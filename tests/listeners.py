@@ -20,6 +20,7 @@ class Listener:
         self.states: queue.Queue[dict[str, Any]] = queue.Queue()
         self.errors: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[int] = []  # the seq of every state, in the order they came
+        self.arrivals: list[tuple[int, int]] = []  # (which connection: 1, 2..., seq) of each
         self.connects = 0
         self.sio = socketio_client.Client(reconnection=reconnect, reconnection_delay=0.2,
                                           reconnection_delay_max=0.5, randomization_factor=0)
@@ -32,6 +33,7 @@ class Listener:
 
         def on_state(state: dict[str, Any]) -> None:
             self.seen.append(state["seq"])
+            self.arrivals.append((self.connects, state["seq"]))
             self.states.put(state)
 
         self.sio.on("state", on_state)

@@ -455,7 +455,7 @@ def test_r75_sign_out_reaches_connections_on_every_process(
 ) -> None:
     """Two ``serve --message-queue`` processes on one database: a device signed out through
     one process loses the dealer's view on the other at once."""
-    from test_scale_out import RedisServer
+    from real_servers import RedisServer
 
     queue = RedisServer(tmp_path / "redis")
     try:

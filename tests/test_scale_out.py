@@ -9,81 +9,22 @@ tests fail: ``.ci/install`` puts it in.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
-import redis
 import requests
 from conftest import Server, free_port
 from listeners import Listener
+from real_servers import RedisServer
 
 from dealer_assist import cli
 
 CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel, which the app keeps
 
 pytestmark = [pytest.mark.timeout(180), pytest.mark.both_engines]
-
-
-# --------------------------------------------------------------------------- a real Redis
-class RedisServer:
-    """``redis-server`` on a free loopback port, in its own folder, saving nothing."""
-
-    def __init__(self, folder: Path) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            pytest.fail("redis-server is not installed (Debian: apt-get install redis-server; "
-                        ".ci/install does it): the multi-process tests need a real Redis.")
-        folder.mkdir(parents=True, exist_ok=True)
-        self.port = free_port()
-        self.log = folder / "redis.log"
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(folder),
-                 "--save", "", "--appendonly", "no", "--daemonize", "no"],
-                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True)
-        self.url = f"redis://127.0.0.1:{self.port}"
-        self.client = redis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                pytest.fail(f"redis-server stopped at start:\n{self.log.read_text()}")
-            try:
-                if self.client.ping():
-                    return
-            except redis.RedisError:
-                time.sleep(0.05)
-        self.stop()
-        pytest.fail(f"redis-server did not answer within 20 s:\n{self.log.read_text()}")
-
-    def subscribers(self) -> int:
-        return int(dict(self.client.pubsub_numsub(CHANNEL)).get(CHANNEL.encode(), 0))
-
-    def wait_for_subscribers(self, count: int, timeout: float = 20.0) -> None:
-        """Each server subscribes to the queue in a thread of its own once it starts: wait
-        until ``count`` of them listen."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.subscribers() >= count:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"only {self.subscribers()} of {count} servers listen to the queue")
-
-    def stop(self) -> None:
-        self.client.close()
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
 
 
 @pytest.fixture

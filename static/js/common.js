@@ -344,7 +344,10 @@ const DA = (() => {
       onStatus("offline");
       return null;
     }
-    const socket = io({ transports: ["websocket", "polling"] });
+    // ?table=ID lets a proxy in front of several processes send the connection to the
+    // process that owns the table, as the API and pages are by their path (docs/deployment.md)
+    const socket = io(tableId ? { transports: ["websocket", "polling"], query: { table: tableId } }
+      : { transports: ["websocket", "polling"] });
     // ``token`` may be a function: a device signed out (R75) re-joins without its token
     const current = () => (typeof token === "function" ? token() : token);
     const join = () => {
