@@ -5,7 +5,7 @@ to another, and nothing acknowledged is lost.
 Everything is real and on loopback: Debian's nginx running docs/nginx-several.conf (the very
 file docs/deployment.md gives, its two upstream addresses and its port written in), a real
 ``redis-server``, and two ``dealer-assist serve --message-queue`` processes in folders of
-their own that share nothing but the database and Redis. The phones are python-socketio
+their own that share nothing but a PostgreSQL database and Redis. The phones are python-socketio
 clients over websocket that connect with ``?table=ID``, as the pages do (static/js/common.js).
 """
 
@@ -39,18 +39,11 @@ PHONES_PER_TABLE = 3
 ACTIONS = 24  # racing pairs per table, after its start_deal
 KILL_AFTER = 8  # the dying process's tables have this many acknowledged pairs when it dies
 
-# The database both processes share: one string given to `serve --db`. Once branch pg
-# (PostgreSQL as an engine) is on main, add "postgresql" here: the processes then share
-# nothing on disk (the test checks that the records are PostgreSQL's). Tried with pg merged
-# in a scratch checkout: both arms pass.
-ENGINES = ["sqlite"]
-
-
-@pytest.fixture(params=ENGINES)
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgresql":
-        return str(request.getfixturevalue("postgres").new_database())
-    return str(tmp_path / "shared.db")
+@pytest.fixture
+def database(postgres: Any) -> str:
+    """What the two processes share besides Redis: a database on the session's real
+    PostgreSQL server (no disk is shared; the test checks the records are PostgreSQL's)."""
+    return str(postgres.new_database())
 
 
 def test_the_deployment_guide_shows_the_configuration_this_file_tests() -> None:
@@ -283,11 +276,11 @@ def test_one_table_one_process_and_a_killed_process_loses_nothing_acknowledged(
                 assert phone.quiet(0.2) == []
                 check_phone(phone, tablet.acknowledged, final,
                             reconnected=owner == dying)
-    if database.startswith("postgresql://"):  # the records above are PostgreSQL's own
-        held = request.getfixturevalue("postgres").psql(
-            "SELECT count(DISTINCT table_id), count(*) FROM actions",
-            database=database.rsplit("/", 1)[1])
-        assert held == f"{len(tablets)}|{len(tablets) * (1 + ACTIONS)}", held
+    # the records above are PostgreSQL's own
+    held = request.getfixturevalue("postgres").psql(
+        "SELECT count(DISTINCT table_id), count(*) FROM actions",
+        database=database.rsplit("/", 1)[1])
+    assert held == f"{len(tablets)}|{len(tablets) * (1 + ACTIONS)}", held
     # and nginx's own log: every socket of a table went to its owner (the dying one's
     # reconnected ones to the survivor), keyed by the ?table= of the connection
     for phone in listeners:
