@@ -16,12 +16,13 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 import uuid
 from pathlib import Path
+
+from conftest import free_port
 
 SUPERUSER = "dealer"  # initdb's superuser: the name the tests connect as
 
@@ -41,12 +42,6 @@ def postgres_bin() -> Path:
         return Path(found).resolve().parent
     raise AssertionError("PostgreSQL is not installed (Debian: apt-get install postgresql; "
                          ".ci/install does it): the PostgreSQL tests need a real server.")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class PostgresServer:
