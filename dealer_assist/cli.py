@@ -30,7 +30,7 @@ from werkzeug.serving import ThreadedWSGIServer, WSGIRequestHandler
 
 from dealer_assist.core import evaluator
 from dealer_assist.services import storage
-from dealer_assist.services.limits import ConnectionLimits, total_for_descriptors
+from dealer_assist.services.connection_caps import ConnectionCaps, total_for_descriptors
 from dealer_assist.web.mdns import Advert, advertise
 from dealer_assist.web.qr import print_qr
 
@@ -207,12 +207,12 @@ CONNECTION_TIMEOUT_SECONDS = 60
 
 class LimitedWSGIServer(ThreadedWSGIServer):
     """Werkzeug's threaded server, counting open connections per client address and in all
-    (:class:`dealer_assist.services.limits.ConnectionLimits`) before giving one a thread: a
+    (:class:`dealer_assist.services.connection_caps.ConnectionCaps`) before giving one a thread: a
     connection over the caps gets a ``503`` with a sentence and is closed at once, so a guest
     holding thousands of sockets neither runs the process out of descriptors nor locks out a
     tablet that showed its dealer token (it has room kept)."""
 
-    def __init__(self, host: str, port: int, app: Any, limits: ConnectionLimits,
+    def __init__(self, host: str, port: int, app: Any, limits: ConnectionCaps,
                  handler: type[WSGIRequestHandler]) -> None:
         super().__init__(host, port, app, handler=handler)
         self.limits = limits
@@ -331,7 +331,7 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
           proxy_hops: int = 0, access_log: bool = False, no_mdns: bool = False,
           max_per_address: int | None = None) -> None:
     from dealer_assist.web.app import create_app
-    from dealer_assist.web.limits import connections
+    from dealer_assist.web.guest_caps import connections
 
     db_path = database_target(db_path)
     problem = storage.database_problem(db_path)

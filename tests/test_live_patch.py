@@ -17,7 +17,7 @@ from engineio import packet
 from flask import Flask
 from flask_socketio import SocketIO, SocketIOTestClient
 
-from dealer_assist.services.limits import NewestStateQueue
+from dealer_assist.services.send_queue import NewestStateQueue
 from dealer_assist.web.patch import apply_patch, state_patch
 
 pytestmark = pytest.mark.timeout(120)

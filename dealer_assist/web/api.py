@@ -23,8 +23,8 @@ from dealer_assist.services.auth import (
 )
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
+from dealer_assist.web.guest_caps import note_dealer
 from dealer_assist.web.host import full_sentence, require_host
-from dealer_assist.web.limits import note_dealer
 from dealer_assist.web.live import answer_after
 from dealer_assist.web.records import hide_undone
 
@@ -91,7 +91,7 @@ def dealer_token(row: dict[str, Any]) -> auth.DealerToken | None:
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
     if found.signed_out:  # a real token, not a guess: not counted
         raise ApiError(401, auth.SIGNED_OUT_SENTENCE)
-    note_dealer()  # this address keeps room among the connections (web/limits.py)
+    note_dealer()  # this address keeps room among the connections (web/guest_caps.py)
     return found
 
 

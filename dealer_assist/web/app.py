@@ -28,10 +28,10 @@ from dealer_assist.web.extensions import (
     init_extensions,
     init_socketio,
 )
+from dealer_assist.web.guest_caps import install as install_guest_caps
 from dealer_assist.web.history_api import bp as history_bp
 from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
-from dealer_assist.web.limits import install as install_limits
 from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
 from dealer_assist.web.pages import bp as pages_bp
 
@@ -103,7 +103,7 @@ def create_app(
     if message_queue:
         options["client_manager"] = QueueManager(message_queue)
     socketio = init_socketio(app, **options)
-    install_limits(app, socketio)  # issue 14: caps on connections and send queues
+    install_guest_caps(app, socketio)  # issue 14: caps on connections and send queues
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:

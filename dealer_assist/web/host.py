@@ -25,7 +25,7 @@ from flask.typing import ResponseReturnValue
 from dealer_assist.services import host as host_service
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
-from dealer_assist.web.limits import create_wait, too_many_tables
+from dealer_assist.web.guest_caps import create_wait, too_many_tables
 
 bp = Blueprint("host", __name__)
 

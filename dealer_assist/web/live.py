@@ -43,8 +43,8 @@ from dealer_assist.web.extensions import (
     get_throttle,
     pay_owed_sync,
 )
+from dealer_assist.web.guest_caps import join_wait, note_dealer, too_many_joins
 from dealer_assist.web.json_codec import SocketJSON
-from dealer_assist.web.limits import join_wait, note_dealer, too_many_joins
 from dealer_assist.web.patch import state_patch
 
 log = logging.getLogger("dealer_assist.live")

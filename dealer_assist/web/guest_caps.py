@@ -13,12 +13,9 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_socketio import SocketIO
 
-from dealer_assist.services.limits import (
-    ConnectionLimits,
-    NewestStateQueue,
-    RateLimit,
-    is_loopback,
-)
+from dealer_assist.services.connection_caps import ConnectionCaps, is_loopback
+from dealer_assist.services.rate_limit import RateLimit
+from dealer_assist.services.send_queue import NewestStateQueue
 
 DEFAULTS: dict[str, Any] = {
     # packets waiting for one client before older states are dropped: far more than a phone
@@ -42,14 +39,14 @@ def install(app: Flask, socketio: SocketIO) -> None:
         int(app.config["JOIN_BURST"]), float(app.config["JOIN_RATE"]))
     app.extensions["dealer_assist.create_limit"] = RateLimit(
         int(app.config["CREATE_BURST"]), float(app.config["CREATE_RATE"]))
-    app.extensions["dealer_assist.connections"] = ConnectionLimits(
+    app.extensions["dealer_assist.connections"] = ConnectionCaps(
         per_address=int(app.config["MAX_CONNECTIONS_PER_ADDRESS"]),
         total=int(app.config["MAX_CONNECTIONS"]),
         reserve=int(app.config["DEALER_RESERVE"]))
 
 
-def connections(app: Flask) -> ConnectionLimits:
-    limits: ConnectionLimits = app.extensions["dealer_assist.connections"]
+def connections(app: Flask) -> ConnectionCaps:
+    limits: ConnectionCaps = app.extensions["dealer_assist.connections"]
     return limits
 
 

@@ -16,7 +16,9 @@ from engineio import packet
 from flask import Flask
 
 from dealer_assist.cli import FULL_SENTENCE, lan_address
-from dealer_assist.services.limits import ConnectionLimits, NewestStateQueue, RateLimit
+from dealer_assist.services.connection_caps import ConnectionCaps
+from dealer_assist.services.rate_limit import RateLimit
+from dealer_assist.services.send_queue import NewestStateQueue
 from dealer_assist.web.app import create_app, get_socketio
 
 GUEST = "192.168.1.77"
@@ -56,7 +58,7 @@ def test_the_app_gives_every_client_a_bounded_queue(app: Flask) -> None:
 
 def test_connections_per_address_and_in_all_keep_room_for_a_dealer() -> None:
     """Finding 1: about 1,010 idle sockets from one guest locked every tablet out."""
-    limits = ConnectionLimits(per_address=3, total=10, reserve=4)
+    limits = ConnectionCaps(per_address=3, total=10, reserve=4)
     assert [limits.admit("10.0.0.66") for _ in range(5)] == [True] * 3 + [False] * 2
     assert [limits.admit(f"10.0.1.{i}") for i in range(5)] == [True] * 3 + [False] * 2
     assert limits.open_total == 6  # 10 - 4 kept for dealers
