@@ -47,7 +47,7 @@ def expected_seq(body: dict[str, Any]) -> int | None:
 
 def take_action(table_id: str, body: dict[str, Any]) -> Table:
     """Apply and store ``body``; returns the table after it, or raises ApiError. The caller
-    sends the live events, then answers with :func:`live.answer_after`."""
+    sends the live events, then answers with :func:`broadcast.answer_after`."""
     expect = expected_seq(body)
     try:
         # the commit's fsync runs after the phones' emit (extensions.pay_owed_sync), before

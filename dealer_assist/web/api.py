@@ -22,10 +22,11 @@ from dealer_assist.services.auth import (
     throttled_sentence,
 )
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
+from dealer_assist.web.broadcast import answer_after
+from dealer_assist.web.dealer_sockets import demote_signed_out
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
 from dealer_assist.web.guest_caps import note_dealer
 from dealer_assist.web.host import full_sentence, require_host
-from dealer_assist.web.live import answer_after
 from dealer_assist.web.records import hide_undone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -198,8 +199,6 @@ def pair_device(table_id: str) -> ResponseReturnValue:
 
 @bp.post("/tables/<table_id>/sign_out_others")
 def sign_out_others(table_id: str) -> ResponseReturnValue:
-    from dealer_assist.web.live import demote_signed_out
-
     keep = signed_in_dealer(find_table(table_id), "sign out the other devices")
     count = auth.sign_out_others(get_db(), table_id, keep.id)
     demote_signed_out(table_id, keep.id)

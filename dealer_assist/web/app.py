@@ -32,8 +32,9 @@ from dealer_assist.web.guest_caps import install as install_guest_caps
 from dealer_assist.web.history_api import bp as history_bp
 from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
-from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
 from dealer_assist.web.pages import bp as pages_bp
+from dealer_assist.web.redis_queue import QueueManager
+from dealer_assist.web.socket_events import follow_queue, register_events
 
 # the factory only wires; what the blueprints share is in extensions (re-exported for callers)
 __all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
@@ -107,7 +108,7 @@ def create_app(
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:
-        listen_to_queue(app)
+        follow_queue(app)
     return app
 
 

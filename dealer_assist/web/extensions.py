@@ -72,7 +72,7 @@ def get_db() -> storage.Connection:
 def pay_owed_sync() -> None:
     """Run the fsync that an action's commit left owed (``acting.take_action``), once.
 
-    ``live.broadcast`` calls it right after the phones' emit: the request thread then waits
+    ``broadcast.broadcast`` calls it right after the phones' emit: the request thread then waits
     on the disk with the GIL released, so the engine.io writer threads send the phones'
     frames at once, instead of waiting for the dealer's state and answer to be built
     (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
