@@ -244,7 +244,7 @@ def run(folder: Path, actions: int, sockets: int) -> dict[str, Any]:
     import requests
 
     sys.path.insert(0, str(HERE.parent))
-    from dealer_assist.cli import lan_address
+    from dealer_assist.cli.banner import lan_address
 
     address = lan_address()
     port = free_port()

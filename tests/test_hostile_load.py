@@ -22,7 +22,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import hostile_guest
 
-from dealer_assist.cli import lan_address
+from dealer_assist.cli.banner import lan_address
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 

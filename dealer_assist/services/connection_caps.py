@@ -39,6 +39,7 @@ class ConnectionCaps:
     clock: Callable[[], float] = time.monotonic
     _open: dict[str, int] = field(default_factory=dict)
     _dealers: OrderedDict[str, float] = field(default_factory=OrderedDict)
+    _held_off: OrderedDict[str, float] = field(default_factory=OrderedDict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     refused: int = 0
 
@@ -59,10 +60,28 @@ class ConnectionCaps:
         with self._lock:
             return self._dealers.get(address, 0.0) > self.clock()
 
+    def hold_off(self, address: str, seconds: float) -> None:
+        """Refuse new connections from ``address`` for ``seconds`` (a guest over its rate:
+        each refusal then costs a closed socket, not an answer). Never the server's own
+        machine nor a dealer's address."""
+        if is_loopback(address) or self.is_dealer(address):
+            return
+        with self._lock:
+            self._held_off.pop(address, None)
+            self._held_off[address] = self.clock() + seconds
+            while len(self._held_off) > MAX_KEYS:
+                self._held_off.popitem(last=False)
+
     def admit(self, address: str) -> bool:
         dealer = self.is_dealer(address)
         own = is_loopback(address)
         with self._lock:
+            until = self._held_off.get(address)
+            if until is not None:
+                if until > self.clock():
+                    self.refused += 1
+                    return False
+                del self._held_off[address]
             mine = self._open.get(address, 0)
             everyone = sum(self._open.values())
             if dealer:
@@ -87,5 +106,6 @@ class ConnectionCaps:
 
 def total_for_descriptors(soft_limit: int) -> int:
     """How many connections to allow under a descriptor limit: each costs one descriptor
-    (and a thread or four); the database, the log and Python keep about 200 for themselves."""
-    return max(64, min(2000, soft_limit - 200))
+    (and a few KiB: docs/benchmarks.md, "Capacity"); the database, the log and Python keep
+    about 200 for themselves."""
+    return max(64, soft_limit - 200)

@@ -39,6 +39,7 @@ from dealer_assist.web.state import table_state
 
 bp = Blueprint("history", __name__)
 
+IMPORT_PATH = "/api/tables/import"
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # ~25,000 records, dozens of nights; the rest of the API: 64 KB
 MAX_IMPORT_DEALS = 5_000
 MAX_DEAL_RECORDS = 2_000  # records in one deal (a real deal has tens)
@@ -131,7 +132,7 @@ def export_json(table_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.post("/api/tables/import")
+@bp.post(IMPORT_PATH)
 def import_table() -> ResponseReturnValue:
     require_host()
     size = request.content_length

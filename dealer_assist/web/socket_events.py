@@ -21,14 +21,16 @@ connections web/dealer_sockets.py's, several processes web/redis_queue.py's.
 from __future__ import annotations
 
 import logging
+import re
 from functools import partial
 from typing import Any
 
 from flask import Flask, current_app, request
-from flask_socketio import SocketIO, emit, join_room, leave_room, rooms
+from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room, rooms
 
 from dealer_assist.services import auth
 from dealer_assist.services.auth import throttled_sentence
+from dealer_assist.web import guest_caps
 from dealer_assist.web.acting import ApiError, no_table, state_for, take_action
 from dealer_assist.web.broadcast import answer_after
 from dealer_assist.web.dealer_sockets import (
@@ -54,20 +56,44 @@ from dealer_assist.web.rooms import (
 log = logging.getLogger("dealer_assist.live")
 
 
-def on_join(data: Any) -> None:
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what auth.new_table_id makes, and more
+HOLD_OFF_SECONDS = 10  # an address over its join rate connects again after this, at least
+
+
+def table_of(data: Any) -> str | None:
+    """The table an event names (``{"table": "<id>", ...}``), if it could be a table's id."""
+    if isinstance(data, dict):
+        value = data.get("table")
+        if isinstance(value, str) and TABLE_ID.fullmatch(value):
+            return value
+    return None
+
+
+def refuse_join(sentence: str, **more: Any) -> dict[str, Any]:
+    """A join refused: the ``error`` event with the sentence (what the pages listen to), and
+    the same as the acknowledgement, for a client that asked for one."""
+    emit("error", {"error": sentence, **more})
+    return {"status": 400, "error": sentence, **more}
+
+
+def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
     if not isinstance(data, dict) or not isinstance(data.get("table"), str):
-        emit("error", {"error": 'Join a table with {"table": "<id>"}.'})
-        return
-    table_id = data["table"][:64]
+        return refuse_join('Join a table with {"table": "<id>"}.')
     spam = join_wait()
-    if spam:  # a client re-joining in a loop: each join would build and queue a full state
-        emit("error", {"error": too_many_joins(spam), "retry_after": spam})
-        return
+    if spam:
+        # a client re-joining in a loop (each join would build and send a whole state): one
+        # sentence, then it is disconnected, and its address may not connect again for a
+        # while, so that each further try costs a refused socket, not an answer
+        wait = max(spam, HOLD_OFF_SECONDS)
+        refused = refuse_join(too_many_joins(wait), retry_after=wait)
+        guest_caps.connections(current_app).hold_off(guest_caps.address(), wait)
+        disconnect()
+        return refused
+    table_id = table_of(data)
     db = get_db()
-    row = get_store().row(db, table_id)
-    if row is None:
-        emit("error", {"error": no_table(table_id)})
-        return
+    row = get_store().row(db, table_id) if table_id is not None else None
+    if table_id is None or row is None:
+        return refuse_join(no_table(str(data["table"])))
     token = data.get("token")
     throttle, address = get_throttle(), request.remote_addr or "unknown"
     wait = throttle.retry_after(address) if token is not None else 0
@@ -98,16 +124,19 @@ def on_join(data: Any) -> None:
         emit("state", state_for(table_id, table, dealer=dealer))
         if table.seq > tracker.sent.get(room, -1):  # a broadcast of this seq may be on its way
             tracker.ahead.setdefault(room, {})[request.sid] = table.seq  # type: ignore[attr-defined]
+    return None
 
 
 NOTHING_CHANGED = "Something went wrong on the server; nothing was changed. Try again."
 
 
-def on_action(data: Any) -> dict[str, Any]:
+def on_action(data: Any = None, *_more: Any) -> dict[str, Any]:
     """The acknowledgement: ``{"status": 200, "seq", "state"}`` or ``{"status", "error"}``."""
     if not isinstance(data, dict) or not isinstance(data.get("table"), str):
         return {"status": 400, "error": 'Send {"table": "<id>", "action": {"type": ...}}.'}
-    table_id = data["table"][:64]
+    table_id = table_of(data)
+    if table_id is None:
+        return {"status": 400, "error": no_table(data["table"])}
     if dealer_room(table_id) not in rooms():
         if remembered_token(request.sid, table_id) is not None:  # type: ignore[attr-defined]
             return {"status": 401, "error": auth.SIGNED_OUT_SENTENCE}  # moved out by R75
@@ -134,11 +163,22 @@ def on_action(data: Any) -> dict[str, Any]:
     return {"status": 200, **answer_after(table_id, table)}  # answer_after never raises
 
 
-def on_leave(data: Any) -> None:
-    if isinstance(data, dict) and isinstance(data.get("table"), str):
-        remember_token(data["table"][:64], None)
-        for room in table_rooms(data["table"]):
-            leave_room(room)
+def on_leave(data: Any = None, *_more: Any) -> dict[str, Any] | None:
+    """Nothing to acknowledge when it is done; a sentence when it cannot be."""
+    table_id = table_of(data)
+    if table_id is None:
+        return {"status": 400, "error": 'Leave a table with {"table": "<id>"}.'}
+    remember_token(table_id, None)
+    for room in table_rooms(table_id):
+        leave_room(room)
+    return None
+
+
+def on_event_error(err: Exception) -> dict[str, Any]:
+    """Any event whose handler failed: logged (once a minute for repeats: web/log_guard.py),
+    and the acknowledgement says nothing was changed (an action is acknowledged always)."""
+    log.exception("A Socket.IO event failed: %s", type(err).__name__)
+    return {"status": 500, "error": NOTHING_CHANGED}
 
 
 def register_events(socketio: SocketIO) -> None:
@@ -146,6 +186,7 @@ def register_events(socketio: SocketIO) -> None:
     socketio.on_event("action", on_action)
     socketio.on_event("leave", on_leave)
     socketio.on_event("disconnect", on_disconnect)
+    socketio.on_error_default(on_event_error)
 
 
 def on_disconnect(*_reason: Any) -> None:

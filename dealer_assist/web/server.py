@@ -1,0 +1,327 @@
+"""The server ``dealer-assist serve`` runs (issue 25): gevent's WSGI server, one greenlet per
+connection, guarded against what one guest on the Wi-Fi can do with sockets.
+
+Why gevent, and not Werkzeug's threaded server: docs/deployment.md, "Which server runs".
+What this adds to ``gevent.pywsgi``:
+
+- **Connection caps** (services/connection_caps.py) checked as a connection is accepted,
+  before it costs a greenlet: over its address's cap, over the total, or from an address
+  held off for spamming joins (web/guest_caps.py), it gets a ``503`` with a sentence and is
+  closed, and a tablet that showed its dealer token always finds room.
+- **Requests arrive whole, in time.** A request's head (its line and headers) and its body
+  must arrive within :data:`REQUEST_SECONDS` of its first byte, or the connection is closed
+  (slowloris). A head that ends before its blank line (a socket closed half-way) runs
+  nothing: a guest closing a thousand half-sent requests at once costs a thousand closes,
+  not a thousand page builds. The body is read before the app runs, at most
+  ``largest_body(path)`` bytes (a larger one is answered ``413`` by the app unread).
+- **Idle and unread connections close.** Between requests a connection may stay silent for
+  :data:`CONNECTION_TIMEOUT_SECONDS`; a send that the client does not read within that time
+  closes it (a websocket's own timeout, Engine.IO's ping interval plus its timeout, is
+  shorter).
+- **Logs** go through logging (web/log_guard.py keeps repeats to a line a minute); a line
+  per request only with ``--access-log``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from gevent import Timeout
+from gevent.pywsgi import Input, LoggingLogAdapter, WSGIHandler, WSGIServer
+
+from dealer_assist.services.connection_caps import ConnectionCaps
+
+log = logging.getLogger("dealer_assist.server")
+
+# silent (or not reading) this long, a connection closes: longer than Engine.IO's ping
+# interval plus its timeout (25 + 20 s), so a live phone never is
+CONNECTION_TIMEOUT_SECONDS = 60
+REQUEST_SECONDS = 10  # from a request's first byte to its last (head and body)
+MAX_HEAD_LINES = 100
+MAX_LINE_BYTES = 8 * 1024
+MAX_HEAD_BYTES = 64 * 1024
+BACKLOG = 2048  # connections the kernel queues before they are accepted
+
+FULL_SENTENCE = ("This server has too many connections open, from this device or in all: close "
+                 "a few pages and try again.")
+
+
+BAD_REQUEST = (b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain\r\n"
+               b"Content-Length: 32\r\n\r\nThe request could not be read.\r\n")
+
+
+class RequestUnread(OSError):
+    """A request's head or body that did not arrive whole and in time: the connection is
+    closed without an answer."""
+
+
+def refusal(sentence: str = FULL_SENTENCE) -> bytes:
+    body = ('{"error": "' + sentence + '"}').encode()
+    head = ("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n")
+    return head.encode() + body
+
+
+def refuse_connection(sock: Any) -> None:
+    """The 503 with the sentence, without waiting (this runs in the accept loop, which must
+    never block): what the socket's buffer takes now, then close."""
+    try:
+        sock.settimeout(0.0)
+        sock.send(refusal())
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    finally:
+        sock.close()
+
+
+class GuardedHandler(WSGIHandler):  # type: ignore[misc]  # gevent ships no type hints
+    """gevent's handler with the deadline on a request's head and body (module docstring)."""
+
+    server: GuardedServer
+    rfile: Any
+    _deadline: Timeout | None = None
+    _body: bytes | None = None
+
+    def read_requestline(self) -> str:
+        self._body = None
+        self.socket.settimeout(CONNECTION_TIMEOUT_SECONDS)
+        if not self.rfile.peek(1):  # the client closed a kept-alive connection
+            return ""
+        self._deadline = Timeout.start_new(REQUEST_SECONDS, RequestUnread("too slow"))
+        line: str = super().read_requestline()
+        return line
+
+    def read_head(self) -> bytes:
+        """The header lines up to and with the blank line that ends them."""
+        lines: list[bytes] = []
+        size = 0
+        while True:
+            line = self.rfile.readline(MAX_LINE_BYTES + 1)
+            if not line.endswith(b"\n"):  # closed half-way, or a line too long
+                raise RequestUnread("the head was not finished")
+            lines.append(line)
+            size += len(line)
+            if line in (b"\r\n", b"\n"):
+                return b"".join(lines)
+            if len(lines) > MAX_HEAD_LINES or size > MAX_HEAD_BYTES:
+                raise RequestUnread("the head is too large")
+
+    def read_request(self, raw_requestline: str) -> bool:
+        head, rfile = self.read_head(), self.rfile
+        self.rfile = io.BufferedReader(io.BytesIO(head))
+        try:
+            super().read_request(raw_requestline)
+        finally:
+            self.rfile = rfile
+        self.read_body()
+        self.end_deadline()
+        return True
+
+    def read_body(self) -> None:
+        chunked = self.headers.get("transfer-encoding", "").lower() == "chunked"
+        length = self.content_length or 0
+        if not chunked and not length:
+            return
+        largest = self.server.largest_body(self.path.split("?", 1)[0])
+        if length > largest:  # refused by the app (413) unread, and the connection closed
+            self._body = b""
+            self.close_connection = True
+            return
+        if self.headers.get("expect", "").lower() == "100-continue":
+            self.socket.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+        if chunked:
+            reader = Input(self.rfile, None, chunked_input=True)
+            parts: list[bytes] = []
+            size = 0
+            while part := reader.read(64 * 1024):
+                parts.append(part)
+                size += len(part)
+                if size > largest:
+                    self._body = b""
+                    self.close_connection = True
+                    return
+            self._body = b"".join(parts)
+        else:
+            body = self.rfile.read(length)
+            if len(body) < length:
+                raise RequestUnread("the body was not finished")
+            self._body = body
+
+    def end_deadline(self) -> None:
+        if self._deadline is not None:
+            self._deadline.close()
+            self._deadline = None
+
+    def handle_one_request(self) -> Any:
+        try:
+            return super().handle_one_request()
+        finally:
+            self.end_deadline()
+
+    def get_environ(self) -> dict[str, Any]:
+        environ: dict[str, Any] = super().get_environ()
+        if self._connection_upgrade_requested():
+            # a websocket's connection ends with it: nothing is read or written after it
+            self.close_connection = True
+            environ[RAW_SOCKET] = self.socket
+        if self._body is not None:  # read already: the app reads it from memory
+            self.wsgi_input = Input(io.BytesIO(self._body), len(self._body))
+            environ["wsgi.input"] = self.wsgi_input
+            if self._body or "CONTENT_LENGTH" not in environ:
+                environ["CONTENT_LENGTH"] = str(len(self._body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return environ
+
+    def _handle_client_error(self, ex: Exception) -> Any:
+        self.close_connection = True
+        if isinstance(ex, OSError):  # unread, too slow, or the client went away
+            return None
+        log.warning("A request that could not be read, from %s: %s", self.client_address[0],
+                    type(ex).__name__)
+        return "400", BAD_REQUEST
+
+    def log_error(self, msg: str, *args: Any) -> None:
+        pass  # gevent's line for a bad request: said once a minute above instead
+
+    def _log_error(self, t: Any, v: Any, tb: Any) -> None:
+        from gevent import GreenletExit
+
+        if not issubclass(t, GreenletExit):
+            log.error("The app failed on a request: %s", t.__name__, exc_info=(t, v, tb))
+
+
+class GuardedServer(WSGIServer):  # type: ignore[misc]
+    """gevent's WSGI server with the connection caps at accept (module docstring)."""
+
+    handler_class = GuardedHandler
+
+    def __init__(self, listener: tuple[str, int], application: Any, caps: ConnectionCaps, *,
+                 largest_body: Callable[[str], int], access_log: bool = False) -> None:
+        access = (LoggingLogAdapter(logging.getLogger("dealer_assist.access"), logging.INFO)
+                  if access_log else None)
+        super().__init__(listener, application, backlog=BACKLOG, log=access,
+                         error_log=LoggingLogAdapter(log, logging.WARNING))
+        self.caps = caps
+        self.largest_body = largest_body
+
+    def do_handle(self, sock: Any, address: Any) -> None:
+        # in the accept loop: a refused connection never gets a greenlet
+        if not self.caps.admit(address_of(address)):
+            refuse_connection(sock)
+            return
+        super().do_handle(sock, address)
+
+    def handle(self, sock: Any, address: Any) -> None:
+        try:
+            super().handle(sock, address)
+        finally:
+            self.caps.release(address_of(address))
+
+
+# --------------------------------------------------------------------------- websockets
+RAW_SOCKET = "dealer_assist.socket"
+
+
+class WholeSends:
+    """The connection's socket as simple-websocket uses it. Three changes: ``send`` sends it
+    all (gevent's ``send`` writes what fits and returns the count, which simple-websocket does
+    not read: a phone that read slowly got half frames); one send at a time; ``close`` only
+    shuts the socket down, and the server's handler closes it, once."""
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self._sending = threading.Lock()
+
+    def send(self, data: bytes) -> int:
+        with self._sending:
+            self._sock.sendall(data)
+        return len(data)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+class GreenWebSocket:
+    """Engine.IO's websocket for gevent (engineio.async_drivers.gevent's, on simple-websocket),
+    on :class:`WholeSends`, on the connection's own socket rather than a copy of it (one
+    descriptor a phone, not two), and without per-message compression, which a browser
+    offers and which would cost each phone a zlib context of about 300 KB (its states are
+    a few KB, on a LAN)."""
+
+    def __init__(self, handler: Callable[[Any], Any], server: Any) -> None:
+        self.app = handler
+        self.ws: Any = None
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        import gevent.event
+        import gevent.selectors
+        import simple_websocket
+        from engineio.async_drivers.gevent import Thread
+
+        sock = environ.get(RAW_SOCKET)
+        if sock is None:
+            raise RuntimeError("A websocket needs dealer_assist's server (web/server.py).")
+        offered = {key: value for key, value in environ.items()
+                   if key != "HTTP_SEC_WEBSOCKET_EXTENSIONS"}
+        self.ws = simple_websocket.Server(
+            {**offered, "gunicorn.socket": WholeSends(sock)}, thread_class=Thread,
+            event_class=gevent.event.Event, selector_class=gevent.selectors.DefaultSelector)
+        return self.app(self)
+
+    def close(self) -> None:
+        if self.ws.connected:
+            self.ws.close()
+
+    def send(self, message: Any) -> None:
+        import simple_websocket
+
+        try:
+            self.ws.send(message)
+        except simple_websocket.ConnectionClosed:
+            raise OSError() from None
+
+    def wait(self) -> Any:
+        import simple_websocket
+
+        try:
+            return self.ws.receive()
+        except simple_websocket.ConnectionClosed:
+            return None
+
+
+def use_green_websockets(eio_server: Any) -> None:
+    """Engine.IO's server (under gevent) makes its websockets with :class:`GreenWebSocket`."""
+    eio_server._async = {**eio_server._async, "websocket": GreenWebSocket}
+
+
+def address_of(address: Any) -> str:
+    return str(address[0]) if address else "unknown"
+
+
+def raise_descriptor_limit() -> int:
+    """Lift this process's soft limit on open files to its hard limit (``ulimit -n`` is often
+    1024 while the hard limit is far higher); returns the soft limit now in force."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return 8192
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return int(soft) if soft != resource.RLIM_INFINITY else 65536
