@@ -21,6 +21,7 @@ from dealer_assist.services.auth import (
     new_token,
     throttled_sentence,
 )
+from dealer_assist.web import off_loop
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.broadcast import answer_after
 from dealer_assist.web.dealer_sockets import demote_signed_out
@@ -103,6 +104,7 @@ def is_dealer(row: dict[str, Any]) -> bool:
 
 # --------------------------------------------------------------------------- tables
 @bp.post("/tables")
+@off_loop.view
 def create_table() -> ResponseReturnValue:
     require_host()
     body = json_object(request.get_data())
@@ -175,6 +177,7 @@ def signed_in_dealer(row: dict[str, Any], doing: str) -> auth.DealerToken:
 
 
 @bp.post("/tables/<table_id>/pairing")
+@off_loop.view
 def new_pairing_code(table_id: str) -> ResponseReturnValue:
     signed_in_dealer(find_table(table_id), "add a dealer device")
     code = auth.new_pairing_code(get_db(), table_id)
@@ -182,6 +185,7 @@ def new_pairing_code(table_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/tables/<table_id>/pair")
+@off_loop.view
 def pair_device(table_id: str) -> ResponseReturnValue:
     find_table(table_id)
     throttle, address = get_throttle(), request.remote_addr or "unknown"
@@ -200,7 +204,7 @@ def pair_device(table_id: str) -> ResponseReturnValue:
 @bp.post("/tables/<table_id>/sign_out_others")
 def sign_out_others(table_id: str) -> ResponseReturnValue:
     keep = signed_in_dealer(find_table(table_id), "sign out the other devices")
-    count = auth.sign_out_others(get_db(), table_id, keep.id)
+    count = off_loop.run(auth.sign_out_others, get_db(), table_id, keep.id)  # a COMMIT
     demote_signed_out(table_id, keep.id)
     return no_store({"signed_out": count}, 200)
 

@@ -22,7 +22,7 @@ from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
 from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
-from dealer_assist.web import charts
+from dealer_assist.web import charts, off_loop
 from dealer_assist.web.api import (
     find_table,
     hide_cards,
@@ -77,17 +77,20 @@ def stored_table(table_id: str) -> history.Stored:
 
 # --------------------------------------------------------------------------- JSON
 @bp.get("/api/tables/<table_id>/history")
+@off_loop.view
 def table_history(table_id: str) -> ResponseReturnValue:
     stored = stored_table(table_id)
     return jsonify({**history.table_history(stored), "imported": imported_context(stored.row)})
 
 
 @bp.get("/api/tables/<table_id>/ledger")
+@off_loop.view
 def ledger(table_id: str) -> ResponseReturnValue:
     return jsonify(history.table_ledger(stored_table(table_id)))
 
 
 @bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>/replay")
+@off_loop.view
 def replay(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -111,6 +114,7 @@ def download_name(stored: history.Stored, suffix: str) -> str:
 
 
 @bp.get("/api/tables/<table_id>/export.csv")
+@off_loop.view
 def export_csv(table_id: str) -> Response:
     stored = stored_table(table_id)
     response = Response(history.deals_csv(stored), mimetype="text/csv")
@@ -120,6 +124,7 @@ def export_csv(table_id: str) -> Response:
 
 
 @bp.get("/api/tables/<table_id>/export.json")
+@off_loop.view
 def export_json(table_id: str) -> ResponseReturnValue:
     if not is_dealer(find_table(table_id)):
         raise ApiError(401, "The export holds every card the dealer entered: send the dealer "
@@ -133,6 +138,7 @@ def export_json(table_id: str) -> ResponseReturnValue:
 
 
 @bp.post(IMPORT_PATH)
+@off_loop.view
 def import_table() -> ResponseReturnValue:
     require_host()
     size = request.content_length
@@ -186,6 +192,7 @@ def line_words(line: str, variant: str) -> str:
 
 
 @bp.get("/t/<table_id>/history")
+@off_loop.view
 def history_page(table_id: str) -> str:
     stored = page_table(table_id)
     data = history.table_history(stored)
@@ -209,6 +216,7 @@ def history_page(table_id: str) -> str:
 
 
 @bp.get("/t/<table_id>/history/<int(max=999999999):number>")
+@off_loop.view
 def replay_page(table_id: str, number: int) -> str:
     stored = page_table(table_id)
     deal = next((d for d in stored.deals if d["number"] == number), None)
@@ -228,6 +236,7 @@ CHARTS = {"kings-pot": charts.kings_pot_chart, "stacks": charts.stacks_chart,
 
 
 @bp.get("/t/<table_id>/charts/<name>.svg")
+@off_loop.view
 def chart_svg(table_id: str, name: str) -> Response:
     draw = CHARTS.get(name)
     if draw is None:

@@ -25,6 +25,7 @@ from flask.typing import ResponseReturnValue
 from dealer_assist.services import host as host_service
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
+from dealer_assist.web import off_loop
 from dealer_assist.web.guest_caps import create_wait, too_many_tables
 
 bp = Blueprint("host", __name__)
@@ -220,6 +221,7 @@ def host_info() -> ResponseReturnValue:
 
 
 @bp.delete("/api/tables/<table_id>")
+@off_loop.view
 def delete_table(table_id: str) -> ResponseReturnValue:
     require_host()
     with connection() as db:
