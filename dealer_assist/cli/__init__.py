@@ -9,7 +9,8 @@ web/server.py).
 
 Beside it, on the same database, while the server runs: ``dealer-assist tables`` lists the
 tables, ``dealer-assist pair TABLE`` prints a pairing code that lets a device in as TABLE's
-dealer (R75), ``dealer-assist backup FILE`` writes a consistent copy of the database
+dealer (R75), ``dealer-assist backup FILE`` writes a consistent copy of the database, and
+``dealer-assist check`` reads every table back as ``serve`` does at start
 (cli/database_commands.py).
 """
 
@@ -85,10 +86,15 @@ def build_parser() -> argparse.ArgumentParser:
     backup.add_argument("file", metavar="FILE", type=Path, help="where the copy goes")
     backup.add_argument("--db", type=database_arg, default=None, metavar="FILE|URL",
                        help=db_help)
+    check = commands.add_parser(
+        "check", help="read every table back as serve does at start, and say which are "
+                      "damaged (exit 1) or whether the database cannot be used (exit 3)")
+    check.add_argument("--db", type=database_arg, default=None, metavar="FILE|URL",
+                       help=db_help)
     return parser
 
 
-COMMANDS = ("serve", "tables", "pair", "backup")
+COMMANDS = ("serve", "tables", "pair", "backup", "check")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -103,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.command == "serve":
         return serve_command.run(args)
+    if args.command == "check":
+        return database_commands.check(args.db)
     return database_commands.run_beside(args)
 
 

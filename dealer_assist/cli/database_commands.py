@@ -1,7 +1,7 @@
 """The commands that work on the database, with or without a server running on it:
 ``dealer-assist tables`` lists the tables, ``pair TABLE`` prints a pairing code that lets a
 device in as TABLE's dealer (R75), ``backup FILE`` writes a consistent copy of a SQLite
-file."""
+file, ``check`` reads every table back and says which are damaged (services/integrity.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dealer_assist.cli.database_arg import database_target
-from dealer_assist.services import storage
+from dealer_assist.services import integrity, storage
 
 PG_BACKUP_SENTENCE = ("backup copies a SQLite file; a PostgreSQL database is backed up with "
                       "its own tool, pg_dump (docs/deployment.md, PostgreSQL).")
@@ -33,6 +33,9 @@ def existing_db(db_path: Path | str | None) -> Path | str:
     if not path.is_file():
         raise CommandRefused(f"There is no database at {path}: start dealer-assist once, or "
                              "name the file serve uses with --db.")
+    problem = integrity.refusal(path)  # never made into one of ours by init_db
+    if problem:
+        raise CommandRefused(problem)
     return path
 
 
@@ -107,6 +110,29 @@ def write_backup(db_path: Path | str | None, target: Path, out: TextIO) -> None:
     out.write(f"Backed up {done.tables} tables ({done.actions} actions) to {done.path}.\n")
     out.write("To restore: stop dealer-assist, then start it with --db on this file "
               "(README: Backups).\n")
+
+
+def check(db_path: Path | str | None, out: TextIO = sys.stdout) -> int:
+    """``dealer-assist check``: the report serve prints at start; exit 0 when every table
+    reads back whole, 1 when some are damaged, 2 when there is no database, 3 when it
+    cannot be used."""
+    target = database_target(db_path)
+    if isinstance(target, Path) and not target.is_file():
+        print(f"dealer-assist: There is no database at {target}: start dealer-assist once, "
+              "or name the file serve uses with --db.", file=sys.stderr)
+        return 2
+    try:
+        report = integrity.check_database(target)
+    except (OSError, storage.StorageError) as err:
+        print(f"dealer-assist: {err}", file=sys.stderr)
+        return 3
+    out.write(f"Database: {report.target}\n")
+    for line in report.lines():
+        out.write(line + "\n")
+    out.flush()
+    if report.problem:
+        return 3
+    return 1 if report.damaged else 0
 
 
 def run_beside(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:

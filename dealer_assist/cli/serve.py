@@ -80,10 +80,11 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     from dealer_assist.cli.banner import announce, public_host, url_for_host
     from dealer_assist.cli.database_arg import database_target
     from dealer_assist.core import evaluator
-    from dealer_assist.services import storage
+    from dealer_assist.services import integrity, storage
     from dealer_assist.services.connection_caps import total_for_descriptors
     from dealer_assist.web import log_guard, off_loop
     from dealer_assist.web.app import create_app
+    from dealer_assist.web.damaged import damaged_tables
     from dealer_assist.web.extensions import MAX_BODY_BYTES, get_socketio
     from dealer_assist.web.guest_caps import connections
     from dealer_assist.web.history_api import IMPORT_PATH, MAX_IMPORT_BYTES
@@ -98,7 +99,7 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     if off_loop.green():
         log_guard.guard_the_hub(logging.getLogger("dealer_assist.server"))
     db_path = database_target(db_path)
-    problem = storage.database_problem(db_path)
+    problem = storage.database_problem(db_path) or integrity.refusal(db_path)
     if problem:
         raise storage.DatabaseUnusable(problem)
     shown_host = public_host(host)
@@ -130,7 +131,8 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
         host, shown_host, port, no_mdns)
     if advert.name:  # phones may open dealer-assist.local: one of this server's own names
         app.config["OWN_HOSTS"] = [advert.name]
-    extra = []
+    # every table was read back (web/damaged.py): a damaged one is said here, and on its pages
+    extra = [f"Damaged: {damage.sentence}" for damage in damaged_tables(app).all()]
     if message_queue:
         shown = urlsplit(message_queue)
         if "@" in shown.netloc:  # never print a password

@@ -24,6 +24,7 @@ from dealer_assist.services.auth import (
 from dealer_assist.web import off_loop
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.broadcast import answer_after
+from dealer_assist.web.damaged import damaged_tables
 from dealer_assist.web.dealer_sockets import demote_signed_out
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
 from dealer_assist.web.guest_caps import note_dealer
@@ -134,7 +135,10 @@ def create_table() -> ResponseReturnValue:
 
 @bp.get("/tables")
 def list_tables() -> ResponseReturnValue:
-    return jsonify(storage.list_tables(get_db()))
+    damaged = damaged_tables()
+    return jsonify([{**row, "damaged": damage.to_json()}
+                    if (damage := damaged.get(row["id"])) else row
+                    for row in storage.list_tables(get_db())])
 
 
 @bp.get("/tables/<table_id>")

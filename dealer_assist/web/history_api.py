@@ -22,6 +22,7 @@ from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
 from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.services.integrity import readable_history
 from dealer_assist.web import charts, off_loop
 from dealer_assist.web.api import (
     find_table,
@@ -30,6 +31,7 @@ from dealer_assist.web.api import (
     refuse_lone_surrogates,
     table_urls,
 )
+from dealer_assist.web.damaged import LOCKED, damage_of, locked, page, with_sentences
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
 from dealer_assist.web.host import full_sentence, require_host
@@ -69,6 +71,12 @@ def import_size_problem(data: Any) -> str | None:
 
 def stored_table(table_id: str) -> history.Stored:
     find_table(table_id)  # the 404 sentence of the rest of the API
+    damage = damage_of(table_id)
+    if damage is not None:  # what it still holds, up to the damage (web/damaged.py)
+        readable = readable_history(get_db(), damage)
+        if readable is None:
+            raise locked(damage)
+        return readable
     stored = history.read_table(get_db(), table_id)
     if stored is None:
         raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
@@ -80,7 +88,9 @@ def stored_table(table_id: str) -> history.Stored:
 @off_loop.view
 def table_history(table_id: str) -> ResponseReturnValue:
     stored = stored_table(table_id)
-    return jsonify({**history.table_history(stored), "imported": imported_context(stored.row)})
+    damage = damage_of(table_id)
+    return jsonify({**history.table_history(stored), "imported": imported_context(stored.row),
+                    **({"damaged": damage.to_json()} if damage is not None else {})})
 
 
 @bp.get("/api/tables/<table_id>/ledger")
@@ -181,6 +191,12 @@ def import_table() -> ResponseReturnValue:
 
 # --------------------------------------------------------------------------- pages
 def page_table(table_id: str) -> history.Stored:
+    damage = damage_of(table_id)
+    if damage is not None:  # what it still holds, up to the damage (web/damaged.py)
+        readable = readable_history(get_db(), damage)
+        if readable is None:
+            abort(Response(page(damage), LOCKED))
+        return readable
     stored = history.read_table(get_db(), table_id)
     if stored is None:
         abort(404)
@@ -206,7 +222,9 @@ def history_page(table_id: str) -> str:
         if wide is not None and narrow is not None:
             shown[name] = (Markup(wide), Markup(narrow))
     deals = {d["number"]: d for d in data["deals"]}
-    return render_template("history.html", h=data, charts=shown, deals=deals,
+    damage = damage_of(table_id)
+    return with_sentences("history.html", [damage] if damage else [],
+                          h=data, charts=shown, deals=deals,
                            **imported_context(stored.row),
                            games_json=[game.metadata()],
                            # every game the table's deals played (R71), not only its first

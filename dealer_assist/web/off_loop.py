@@ -25,7 +25,7 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar, cast
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -45,8 +45,18 @@ def run(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         return fn(*args, **kwargs)
     from gevent import get_hub
 
-    pool = get_hub().threadpool
-    return pool.apply(functools.partial(fn, *args, **kwargs))  # type: ignore[no-any-return]
+    def call() -> tuple[bool, Any]:
+        # the exception comes back as a value: gevent's pool would also print it, traceback
+        # and all, for a refusal (an ApiError) that the caller answers as usual
+        try:
+            return True, fn(*args, **kwargs)
+        except Exception as err:
+            return False, err
+
+    done, value = get_hub().threadpool.apply(call)
+    if done:
+        return cast(T, value)
+    raise value
 
 
 def start(fn: Callable[[], object], name: str) -> None:

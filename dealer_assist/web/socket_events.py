@@ -33,6 +33,7 @@ from dealer_assist.services.auth import throttled_sentence
 from dealer_assist.web import guest_caps
 from dealer_assist.web.acting import ApiError, no_table, state_for, take_action
 from dealer_assist.web.broadcast import answer_after
+from dealer_assist.web.damaged import damage_of
 from dealer_assist.web.dealer_sockets import (
     demote,
     demote_others_here,
@@ -94,6 +95,9 @@ def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
     row = get_store().row(db, table_id) if table_id is not None else None
     if table_id is None or row is None:
         return refuse_join(no_table(str(data["table"])))
+    damage = damage_of(table_id)
+    if damage is not None:
+        return refuse_join(damage.sentence, damaged=damage.to_json())
     token = data.get("token")
     throttle, address = get_throttle(), request.remote_addr or "unknown"
     wait = throttle.retry_after(address) if token is not None else 0
