@@ -89,11 +89,8 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     from dealer_assist.web.guest_caps import connections
     from dealer_assist.web.history_api import IMPORT_PATH, MAX_IMPORT_BYTES
     from dealer_assist.web.mdns import Advert
-    from dealer_assist.web.server import (
-        GuardedServer,
-        raise_descriptor_limit,
-        use_green_websockets,
-    )
+    from dealer_assist.web.server import GuardedServer, raise_descriptor_limit
+    from dealer_assist.web.websocket import use_green_websockets
 
     log_guard.install()
     if off_loop.green():
@@ -154,9 +151,12 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"dealer-assist: {problem}", file=sys.stderr)
         return 2
-    from gevent import monkey  # before anything imports what it patches (module docstring)
+    import gevent  # before anything imports what it patches (module docstring)
+    from gevent import monkey
 
     monkey.patch_all()
+    # where each greenlet was spawned from, kept for debuggers: 2-3 KiB a phone (issue 25)
+    gevent.config.track_greenlet_tree = False
     from dealer_assist.services import storage
 
     if args.message_queue:

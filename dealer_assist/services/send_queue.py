@@ -6,7 +6,6 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections import deque
 from typing import Any
 
 # Socket.IO EVENT packets named "state" and "state_patch" on the default namespace: a patch
@@ -30,22 +29,27 @@ class NewestStateQueue:
 
     Written here rather than on ``queue.Queue``, whose insides gevent replaces when it
     patches the process: ``put``, ``get``, ``task_done``, ``join`` and ``qsize`` as
-    ``queue.Queue`` has them, on ``threading``'s locks (gevent's under gevent)."""
+    ``queue.Queue`` has them, on a list, a lock and two events (gevent's under gevent: a
+    ``threading.Condition`` would cost each phone two more deques, 1.2 KiB)."""
 
     def __init__(self, limit: int = 64) -> None:
         self.limit = limit
         self.dropped = 0
-        self.queue: deque[Any] = deque()
+        self.queue: list[Any] = []
         self.unfinished_tasks = 0
-        self._mutex = threading.Lock()
-        self._not_empty = threading.Condition(self._mutex)
-        self._all_done = threading.Condition(self._mutex)
+        self._lock = threading.Lock()
+        self._waiting = threading.Event()  # set while packets wait
+        self._done = threading.Event()  # set while every packet taken was done with
+        self._done.set()
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
         """Never waits: the queue drops old states instead of filling up."""
-        with self._mutex:
+        with self._lock:
             self._put(item)
-            self._not_empty.notify()
+            if self.queue:
+                self._waiting.set()
+            if self.unfinished_tasks:
+                self._done.clear()
 
     def put_nowait(self, item: Any) -> None:
         self.put(item, block=False)
@@ -57,8 +61,7 @@ class NewestStateQueue:
                 kept = [old for old in waiting if not is_state(old)]
                 gone = len(waiting) - len(kept)
                 if gone:
-                    waiting.clear()
-                    waiting.extend(kept)
+                    waiting[:] = kept
                     self.unfinished_tasks -= gone
                     self.dropped += gone
             elif item is not None and len(waiting) >= 4 * self.limit:
@@ -68,40 +71,41 @@ class NewestStateQueue:
         self.unfinished_tasks += 1
 
     def get(self, block: bool = True, timeout: float | None = None) -> Any:
-        with self._not_empty:
+        ends = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if self.queue:
+                    item = self.queue.pop(0)
+                    if not self.queue:
+                        self._waiting.clear()
+                    return item
             if not block:
-                if not self.queue:
-                    raise queue.Empty
-            elif timeout is None:
-                while not self.queue:
-                    self._not_empty.wait()
-            else:
-                ends = time.monotonic() + timeout
-                while not self.queue:
-                    left = ends - time.monotonic()
-                    if left <= 0:
-                        raise queue.Empty
-                    self._not_empty.wait(left)
-            return self.queue.popleft()
+                raise queue.Empty
+            left = None if ends is None else ends - time.monotonic()
+            if left is not None and left <= 0:
+                raise queue.Empty
+            self._waiting.wait(left)
 
     def get_nowait(self) -> Any:
         return self.get(block=False)
 
     def task_done(self) -> None:
-        with self._all_done:
+        with self._lock:
             if self.unfinished_tasks <= 0:
                 raise ValueError("task_done() called too many times")
             self.unfinished_tasks -= 1
             if self.unfinished_tasks == 0:
-                self._all_done.notify_all()
+                self._done.set()
 
     def join(self) -> None:
-        with self._all_done:
-            while self.unfinished_tasks:
-                self._all_done.wait()
+        while True:
+            with self._lock:
+                if self.unfinished_tasks == 0:
+                    return
+            self._done.wait()
 
     def qsize(self) -> int:
-        with self._mutex:
+        with self._lock:
             return len(self.queue)
 
     def empty(self) -> bool:

@@ -46,6 +46,7 @@ def init_socketio(app: Flask, **options: Any) -> SocketIO:
     # minute (web/log_guard.py)
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE", "threading"),
                         max_http_buffer_size=MAX_BODY_BYTES, json=SocketJSON,
+                        manage_session=False,  # no Flask session: no copy of it per phone
                         logger=quiet_logger("dealer_assist.socketio"),
                         engineio_logger=quiet_logger("dealer_assist.engineio"), **options)
     app.extensions[SOCKETIO] = socketio

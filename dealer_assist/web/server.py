@@ -18,6 +18,8 @@ What this adds to ``gevent.pywsgi``:
   :data:`CONNECTION_TIMEOUT_SECONDS`; a send that the client does not read within that time
   closes it (a websocket's own timeout, Engine.IO's ping interval plus its timeout, is
   shorter).
+- **A websocket gets a greenlet of its own** (web/websocket.py), shallow, and the request's
+  ends: an idle phone costs a few KiB.
 - **Logs** go through logging (web/log_guard.py keeps repeats to a line a minute); a line
   per request only with ``--access-log``.
 """
@@ -28,14 +30,14 @@ import contextlib
 import io
 import logging
 import socket
-import threading
 from collections.abc import Callable
 from typing import Any
 
-from gevent import Timeout
+from gevent import Timeout, spawn
 from gevent.pywsgi import Input, LoggingLogAdapter, WSGIHandler, WSGIServer
 
 from dealer_assist.services.connection_caps import ConnectionCaps
+from dealer_assist.web.websocket import DETACH, RAW_SOCKET
 
 log = logging.getLogger("dealer_assist.server")
 
@@ -52,6 +54,7 @@ FULL_SENTENCE = ("This server has too many connections open, from this device or
                  "a few pages and try again.")
 
 
+NO_BODY = io.BytesIO()  # a websocket's request has none (shared: nothing ever reads from it)
 BAD_REQUEST = (b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain\r\n"
                b"Content-Length: 32\r\n\r\nThe request could not be read.\r\n")
 
@@ -86,6 +89,8 @@ class GuardedHandler(WSGIHandler):  # type: ignore[misc]  # gevent ships no type
 
     server: GuardedServer
     rfile: Any
+    socket: Any
+    detached = False
     _deadline: Timeout | None = None
     _body: bytes | None = None
 
@@ -161,16 +166,30 @@ class GuardedHandler(WSGIHandler):  # type: ignore[misc]  # gevent ships no type
 
     def handle_one_request(self) -> Any:
         try:
-            return super().handle_one_request()
+            result = super().handle_one_request()
         finally:
             self.end_deadline()
+        if self.detached:  # its greenlet owns the socket now: neither read on nor closed here
+            self.socket = None
+            return None
+        return result
+
+    def detach(self, run: Callable[[], object]) -> None:
+        """Run ``run`` (a websocket's life) in a new greenlet, which then closes the
+        connection: this one, deep in the WSGI stack, ends (web/websocket.py)."""
+        self.detached = True
+        self.server.run_detached(self.socket, self.client_address, run)
 
     def get_environ(self) -> dict[str, Any]:
         environ: dict[str, Any] = super().get_environ()
         if self._connection_upgrade_requested():
-            # a websocket's connection ends with it: nothing is read or written after it
+            # a websocket's connection ends with it: nothing is read or written after it;
+            # web/websocket.py reads the socket itself, in a greenlet of its own (detach),
+            # and the environ Socket.IO keeps for the connection holds no reader's buffer
             self.close_connection = True
             environ[RAW_SOCKET] = self.socket
+            environ[DETACH] = self.detach
+            environ["wsgi.input"] = NO_BODY
         if self._body is not None:  # read already: the app reads it from memory
             self.wsgi_input = Input(io.BytesIO(self._body), len(self._body))
             environ["wsgi.input"] = self.wsgi_input
@@ -210,6 +229,7 @@ class GuardedServer(WSGIServer):  # type: ignore[misc]
                          error_log=LoggingLogAdapter(log, logging.WARNING))
         self.caps = caps
         self.largest_body = largest_body
+        self._detached: set[int] = set()  # the sockets a websocket's own greenlet closes
 
     def do_handle(self, sock: Any, address: Any) -> None:
         # in the accept loop: a refused connection never gets a greenlet
@@ -219,90 +239,32 @@ class GuardedServer(WSGIServer):  # type: ignore[misc]
         super().do_handle(sock, address)
 
     def handle(self, sock: Any, address: Any) -> None:
+        handler = self.handler_class(sock, address, self)
         try:
-            super().handle(sock, address)
+            handler.handle()
         finally:
-            self.caps.release(address_of(address))
+            if not handler.detached:
+                self.caps.release(address_of(address))
 
+    def do_close(self, sock: Any, *args: Any) -> None:
+        if id(sock) not in self._detached:
+            super().do_close(sock, *args)
 
-# --------------------------------------------------------------------------- websockets
-RAW_SOCKET = "dealer_assist.socket"
+    def run_detached(self, sock: Any, address: Any, run: Callable[[], object]) -> None:
+        self._detached.add(id(sock))
 
+        def websocket() -> None:
+            try:
+                run()
+            except Exception:
+                log.exception("A websocket ended with an error.")
+            finally:
+                self._detached.discard(id(sock))
+                with contextlib.suppress(OSError):
+                    sock.close()
+                self.caps.release(address_of(address))
 
-class WholeSends:
-    """The connection's socket as simple-websocket uses it. Three changes: ``send`` sends it
-    all (gevent's ``send`` writes what fits and returns the count, which simple-websocket does
-    not read: a phone that read slowly got half frames); one send at a time; ``close`` only
-    shuts the socket down, and the server's handler closes it, once."""
-
-    def __init__(self, sock: Any) -> None:
-        self._sock = sock
-        self._sending = threading.Lock()
-
-    def send(self, data: bytes) -> int:
-        with self._sending:
-            self._sock.sendall(data)
-        return len(data)
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self._sock.shutdown(socket.SHUT_RDWR)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._sock, name)
-
-
-class GreenWebSocket:
-    """Engine.IO's websocket for gevent (engineio.async_drivers.gevent's, on simple-websocket),
-    on :class:`WholeSends`, on the connection's own socket rather than a copy of it (one
-    descriptor a phone, not two), and without per-message compression, which a browser
-    offers and which would cost each phone a zlib context of about 300 KB (its states are
-    a few KB, on a LAN)."""
-
-    def __init__(self, handler: Callable[[Any], Any], server: Any) -> None:
-        self.app = handler
-        self.ws: Any = None
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        import gevent.event
-        import gevent.selectors
-        import simple_websocket
-        from engineio.async_drivers.gevent import Thread
-
-        sock = environ.get(RAW_SOCKET)
-        if sock is None:
-            raise RuntimeError("A websocket needs dealer_assist's server (web/server.py).")
-        offered = {key: value for key, value in environ.items()
-                   if key != "HTTP_SEC_WEBSOCKET_EXTENSIONS"}
-        self.ws = simple_websocket.Server(
-            {**offered, "gunicorn.socket": WholeSends(sock)}, thread_class=Thread,
-            event_class=gevent.event.Event, selector_class=gevent.selectors.DefaultSelector)
-        return self.app(self)
-
-    def close(self) -> None:
-        if self.ws.connected:
-            self.ws.close()
-
-    def send(self, message: Any) -> None:
-        import simple_websocket
-
-        try:
-            self.ws.send(message)
-        except simple_websocket.ConnectionClosed:
-            raise OSError() from None
-
-    def wait(self) -> Any:
-        import simple_websocket
-
-        try:
-            return self.ws.receive()
-        except simple_websocket.ConnectionClosed:
-            return None
-
-
-def use_green_websockets(eio_server: Any) -> None:
-    """Engine.IO's server (under gevent) makes its websockets with :class:`GreenWebSocket`."""
-    eio_server._async = {**eio_server._async, "websocket": GreenWebSocket}
+        spawn(websocket)
 
 
 def address_of(address: Any) -> str:

@@ -126,7 +126,8 @@ def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
         table = get_store().load(db, table_id)
         assert table is not None
         emit("state", state_for(table_id, table, dealer=dealer))
-        if table.seq > tracker.sent.get(room, -1):  # a broadcast of this seq may be on its way
+        # a broadcast of this seq may be on its way (none is of seq 0: a new table's state)
+        if table.seq > tracker.sent.get(room, 0):
             tracker.ahead.setdefault(room, {})[request.sid] = table.seq  # type: ignore[attr-defined]
     return None
 
