@@ -24,8 +24,12 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 WINDOW_SECONDS = 60.0
-LINES_PER_MINUTE = 30
+LINES_PER_MINUTE = 20
 KINDS_KEPT = 1000  # kinds of record remembered; the oldest are forgotten first
+LONGEST_LINE = 400  # characters of a message written; the rest is cut
+# what a guest's garbage makes these libraries log is the guest's, not a bug of ours: one
+# line with the error, never its traceback
+WITHOUT_TRACEBACKS = ("dealer_assist.socketio", "dealer_assist.engineio")
 
 Kind = tuple[str, int, str, str, str]
 
@@ -90,11 +94,16 @@ class RepeatFilter(logging.Filter):
             self._seen[kind] = Seen(since=now)
             while len(self._seen) > KINDS_KEPT:
                 self._seen.popitem(last=False)
-        if seen is not None:  # a repeat: one line, its traceback was written the first time
+        message = record.getMessage()
+        error = record.exc_info[1] if record.exc_info else None
+        if seen is not None or record.name in WITHOUT_TRACEBACKS:
+            # a repeat (its traceback was written the first time), or a guest's garbage
             record.exc_info, record.exc_text, record.stack_info = None, None, None
+            if error is not None:
+                message = f"{message}: {type(error).__name__}: {str(error)[:120]}"
         if notes:
-            record.msg = f"{record.getMessage()} ({'; '.join(notes)})"
-            record.args = None
+            message = f"{message} ({'; '.join(notes)})"
+        record.msg, record.args = message[:LONGEST_LINE], None
         return True
 
 
