@@ -35,7 +35,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-GUEST = "127.0.0.2"  # the freeze's guest: loopback, so no per-address cap stops it first
+GUEST = "127.0.0.2"
+# how the server is started: the app as shipped, or (BENCH_LAUNCHER=script.py) a script that
+# patches it first for a measurement, then runs dealer_assist.cli.main
+LAUNCHER = [os.environ["BENCH_LAUNCHER"]] if os.environ.get("BENCH_LAUNCHER") else [
+    "-m", "dealer_assist"]  # the freeze's guest: loopback, so no per-address cap stops it first
 
 
 def free_port() -> int:
@@ -76,9 +80,12 @@ def raise_limit() -> None:
 
 # --------------------------------------------------------------------------- the server
 class Server:
-    """``dealer-assist serve`` on every address, its output in ``log``."""
+    """``dealer-assist serve`` on every address (or another ``command`` given the port: the
+    floor's server), its output in ``log``, once it answers ``ready``."""
 
-    def __init__(self, folder: Path, *args: str, files: int | None = None) -> None:
+    def __init__(self, folder: Path, *args: str, files: int | None = None,
+                 command: Callable[[int], list[str]] | None = None,
+                 ready: str = "/api/tables") -> None:
         import requests
 
         self.port = free_port()
@@ -91,16 +98,17 @@ class Server:
 
                 resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
 
+        argv = command(self.port) if command else [
+            sys.executable, *LAUNCHER, "serve", "--host", "0.0.0.0", "--port", str(self.port),
+            "--db", str(folder / f"{self.port}.db"), "--no-mdns", *args]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "dealer_assist", "serve", "--host", "0.0.0.0",
-                 "--port", str(self.port), "--db", str(folder / f"{self.port}.db"),
-                 "--no-mdns", *args], stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=limit)
+                argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True, preexec_fn=limit)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if requests.get(self.url + "/api/tables", timeout=1).ok:
+                if requests.get(self.url + ready, timeout=1).ok:
                     return
             except requests.RequestException:
                 time.sleep(0.05)
@@ -132,15 +140,21 @@ class Server:
                 self.proc.wait(10)
 
 
+def start_server(folder: Path, *args: str, files: int | None = None,
+                 command: Callable[[int], list[str]] | None = None,
+                 ready: str = "/api/tables") -> Server:
+    for attempt in range(5):  # a free port may be taken meanwhile by a busy machine's client
+        try:
+            return Server(folder, *args, files=files, command=command, ready=ready)
+        except RuntimeError as err:
+            if "Address already in use" not in str(err) or attempt == 4:
+                raise
+    raise AssertionError("unreachable")
+
+
 @contextmanager
 def server(folder: Path, *args: str, files: int | None = None) -> Iterator[Server]:
-    for attempt in range(3):  # a free port may be taken meanwhile by a busy machine's client
-        try:
-            running = Server(folder, *args, files=files)
-            break
-        except RuntimeError as err:
-            if "Address already in use" not in str(err) or attempt == 2:
-                raise
+    running = start_server(folder, *args, files=files)
     try:
         yield running
     finally:
