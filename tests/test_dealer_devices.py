@@ -283,7 +283,7 @@ def test_r75_a_table_made_before_pairing_existed_keeps_its_token(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as before:  # the database as the previous release left it
-        before.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:1])
+        before.setattr(storage.schema, "MIGRATIONS", storage.MIGRATIONS[:1])
         storage.init_db(database)
     db = storage.connect(database)
     setup = TableSetup.create("texas_dozen", ["Ann", "Bob"], None, "Friday")

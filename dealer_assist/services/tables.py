@@ -38,12 +38,6 @@ def setup_of(row: dict[str, Any]) -> TableSetup:
     return TableSetup.from_json(json.loads(row["setup_json"]), stored=True)
 
 
-def deal_base(db: Connection, table_id: str, number: int) -> Totals | None:
-    """The totals deal ``number`` started from (the ledger's starting point)."""
-    text = storage.deal_base_json(db, table_id, number)
-    return Totals.from_json(json.loads(text)) if text is not None else None
-
-
 def replay_latest(
     setup: TableSetup, rows: list[tuple[int, Totals]],
     records_since: Callable[[int], list[Action]],
