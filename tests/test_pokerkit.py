@@ -66,6 +66,7 @@ from table_helpers import act
 
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 
 STRUCTURES = {"no_limit": BettingStructure.NO_LIMIT, "pot_limit": BettingStructure.POT_LIMIT,
               "fixed_limit": BettingStructure.FIXED_LIMIT}
@@ -236,7 +237,7 @@ def play(d: RandomDeal, differences: Differences) -> None:
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     names = [f"P{i}" for i in range(d.n)]
-    t = Table.create("texas_holdem", [{"name": n, "stack": s} for n, s in
+    t = new_table("texas_holdem", [{"name": n, "stack": s} for n, s in
                                       zip(names, d.stacks, strict=True)], d.rules)
     t = act(t, type="start_deal")
     holes = [[deck.pop(), deck.pop()] for _ in range(d.n)]
@@ -372,7 +373,7 @@ def test_r5_a_big_blind_posted_short_is_called_in_full_where_pokerkit_calls_what
                                  "betting": "no_limit", "min_bet": 2,
                                  "odd_chip": "left_of_dealer"}, seed=0)
     state = pokerkit_preflop(d, [["As", "Ad"], ["Ks", "Kd"], ["Qs", "Qd"]])
-    t = Table.create("texas_holdem", [{"name": f"P{i}", "stack": s}
+    t = new_table("texas_holdem", [{"name": f"P{i}", "stack": s}
                                       for i, s in enumerate(d.stacks)], d.rules)
     t = act(act(t, type="start_deal"), type="next")
     assert state.actor_index is not None and seat_of(d, state.actor_index) == 0

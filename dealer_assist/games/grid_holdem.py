@@ -9,6 +9,7 @@ from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.hands import HandValue, best_five
 from dealer_assist.core.layouts import (
     CELLS_4,
@@ -21,13 +22,12 @@ from dealer_assist.core.layouts import (
     LINES_5,
     REVEAL_SETS_5,
     Layout,
-    line_label,
 )
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.result import ShownHand
 from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.games import Game, hand_phrase
+from dealer_assist.core.words import hand_phrase
 
 
 class GridShowdown(ShowdownPhase):
@@ -78,7 +78,7 @@ class GridShowdown(ShowdownPhase):
             value, lines = best[s]
             deal.log.append(
                 f"{deal.players[s].name} wins with {hand_phrase(value.name)} "
-                f"({', '.join(line_label(ln) for ln in lines)})."
+                f"({', '.join(deal.game.layout.line_label(ln) for ln in lines)})."
             )
 
     def step(self, deal: Deal) -> Step:

@@ -19,7 +19,7 @@ from dealer_assist.core.pots import best_among
 from dealer_assist.core.result import Result, ShownHand
 from dealer_assist.core.showdown import ShowdownPhase
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.games import hand_phrase
+from dealer_assist.core.words import hand_phrase
 from dealer_assist.games.grid_holdem import TexasDozen
 
 

@@ -75,8 +75,9 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
         })
     started_with = game_for(setup.variant, setup.rules).initial_totals(setup)
     on_table = {
-        "kings_pot": settled.kings_pot, "bank": settled.bank, "carried": settled.carry,
-        "off_table": settled.off_table,
+        "kings_pot": settled.carried.get("kings_pot", 0),
+        "bank": settled.carried.get("bank", 0), "carried": settled.carry,
+        "off_table": settled.carried.get("off_table", 0),
     }
     held = sum(on_table.values())
     on_table |= {"total": held, "started_with": started_with.chips() - sum(setup.stacks),

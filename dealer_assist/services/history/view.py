@@ -78,7 +78,7 @@ def table_history(stored: Stored) -> dict[str, Any]:
             "entries": entries[number],
         }
         if "bank" in game.state_fields:
-            out["bank_after"] = totals.bank if totals is not None else None
+            out["bank_after"] = totals.carried.get("bank", 0) if totals is not None else None
         deals.append(out)
     history: dict[str, Any] = {
         "id": stored.table_id, "name": setup.name, "variant": setup.variant,
@@ -93,8 +93,10 @@ def table_history(stored: Stored) -> dict[str, Any]:
         "deals": deals,
         "ledger": table_ledger(stored, now),
     }
-    if any(game_class(v).keeps_kings_pot for v in {setup.variant, *history["games"]}):
-        history["kings_pot"] = now.totals.kings_pot if now.deal_over else now.base.kings_pot
+    if any(p.key == "kings_pot" for v in {setup.variant, *history["games"]}
+           for p in game_class(v).carried_pots):
+        history["kings_pot"] = (now.totals if now.deal_over else now.base).carried.get(
+            "kings_pot", 0)
     if game.deals_per_game is not None:
         last = stored.deals[-1]["result"] if stored.deals else None
         history["game"] = {key: last[key] for key in ("game_winner", "standings",
