@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from dealer_assist.core.betting import BettingPhase, return_uncalled
+from dealer_assist.core.blinds import Antes
 from dealer_assist.core.cards import JOKERS
 from dealer_assist.core.deal import CarriedPot, Deal, Player, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
@@ -44,6 +45,11 @@ class Game(GameRules):
     layout: ClassVar[Layout]
     places: ClassVar[tuple[Place, ...]] = ()  # card places beside the layout (a hand of its own)
     carried_pots: ClassVar[tuple[CarriedPot, ...]] = ()  # chips kept between deals (R28, R50)
+    # what is posted before the cards (core/blinds.py), where the game posts anything
+    forced_bets: ClassVar[Antes | None] = None
+    # a deal won because everyone else folded still names its winning lines (none): the
+    # result of a game played on lines always says which lines won
+    uncontested_lines: ClassVar[bool] = False
     stakes_per_card: ClassVar[bool] = False  # R24: every card bought is a betting seat
     one_pot: ClassVar[bool] = False  # R55: the winner takes every chip bet, no side pots
     between_deal_actions: ClassVar[tuple[str, ...]] = (
@@ -284,6 +290,8 @@ class Game(GameRules):
     def next_dealer(self, totals: Totals) -> int:
         """R4: the button moves one seat clockwise every deal; the first deal's dealer is the
         first player listed."""
+        if self.forced_bets is not None:
+            return self.forced_bets.next_dealer(totals)
         return (totals.button + 1) % len(totals.stacks)
 
     def start(self, setup: TableSetup, totals: Totals) -> Deal:
@@ -307,8 +315,12 @@ class Game(GameRules):
 
     def set_up(self, deal: Deal) -> None:
         """Antes, blinds and who sits out, before the first phase."""
+        if self.forced_bets is not None:
+            self.forced_bets.post(deal)
 
     def opener(self, deal: Deal, phase: BettingPhase) -> int:
+        if self.forced_bets is not None:
+            return self.forced_bets.opener(deal, phase)
         return deal.left_of_dealer
 
     def round_name(self, phase: BettingPhase) -> str:
@@ -330,6 +342,8 @@ class Game(GameRules):
         result = deal.settled()
         result.uncontested = True
         result.winners = [winner.name]
+        if self.uncontested_lines and result.winning_lines is None:
+            result.winning_lines = []
         deal.log.append(f"{winner.name} takes {amount}: everyone else folded.")
 
 

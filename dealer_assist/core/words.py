@@ -71,3 +71,12 @@ def hand_words(name: str) -> str:
 def hand_phrase(name: str) -> str:
     """A hand's name inside a sentence: "wins with full house, aces full of fours"."""
     return name[:1].lower() + name[1:]
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten")
+
+
+def number_word(n: int) -> str:
+    """"two", "four"; a large number as its digits."""
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)

@@ -34,7 +34,7 @@ from dealer_assist.core.layouts import (
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
 from dealer_assist.core.result import PotShare, Result
 from dealer_assist.core.rules import HouseRules
-from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.showdown import ShowdownPhase, settle_pots
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase, hand_words, winners_words
 
@@ -344,26 +344,18 @@ def settle_kings_pot(deal: Deal) -> None:
         (i, s) for i, s in enumerate(deal.stakes)
         if s.live and s.card and deal.players[s.owner].live
     ]
-    backed = {LINE_OF_RANK[s.card[0]] for _, s in live if s.card}
+    line_of = {i: LINE_OF_RANK[s.card[0]] for i, s in live if s.card}
+    backed = set(line_of.values())
     best = max(values[line].score for line in backed)
     winning = sorted(line for line in backed if values[line].score == best)
     result = deal.result = KingsPotResult(winning_lines=winning)
+    # R26: a share a live card, each card scored by the line it backs
+    won, odd_chips = settle_pots(deal, {i: values[line].score for i, line in line_of.items()})
+    for share, stakes in zip(result.pots or (), won, strict=True):
+        share.lines = sorted({line_of[i] for i in stakes})
+        share.hand = values[share.lines[0]].name if share.lines else None
     # R7 carry: odd chips stay "for the next deal" in the king's pot, so they join it only
     # after the king's pot of this deal is shared (R28), not as part of what the kings win now.
-    odd_chips = 0
-    for pot in deal.pots():
-        eligible = [(i, s) for i, s in live if i in pot.eligible]
-        if not eligible:
-            continue
-        top = max(values[LINE_OF_RANK[s.card[0]]].score for _, s in eligible if s.card)
-        winners = [s.owner for _, s in eligible
-                   if s.card and values[LINE_OF_RANK[s.card[0]]].score == top]
-        odd_chips += deal.share_out(pot.amount, winners)
-        pot_lines = sorted({LINE_OF_RANK[s.card[0]] for _, s in eligible
-                            if s.card and values[LINE_OF_RANK[s.card[0]]].score == top})
-        result.last_pot.lines = pot_lines
-        result.last_pot.hand = values[pot_lines[0]].name
-    deal.clear_pots()
     king_cards = [s.owner for _, s in live if s.card and s.card[0] == "K"]
     if "king" in winning and king_cards:
         amount = kings_pot(deal)

@@ -19,13 +19,12 @@ from dealer_assist.core.deal import (
 )
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.game import Game
-from dealer_assist.core.hands import best_two_plus_three
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
 from dealer_assist.core.layouts import BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.result import Result, ShownHand
 from dealer_assist.core.rules import OddChip
-from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.showdown import ShowdownPhase, TwoFromHoleThreeFromBoard
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase
 
@@ -396,8 +395,8 @@ class TwentyOneShowdown(ShowdownPhase):
         holes = self.hole_cards(deal, action, 2)
         self.lay_down(deal, new, holes)
         board = [deal.grid[c] or "" for c in BOARD]
-        values = {seat: best_two_plus_three(cards, board, deal.rules.wilds)
-                  for seat, cards in holes.items()}
+        rule = TwoFromHoleThreeFromBoard(deal.rules.wilds)
+        values = {seat: rule.best(cards, board) for seat, cards in holes.items()}
         top = max(v.score for v in values.values())
         winners = [s for s, v in values.items() if v.score == top]
         deal.result = TwentyOneResult(hands={
