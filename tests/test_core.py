@@ -515,7 +515,6 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
 
 
 NOT_YET_BUILT: dict[int, str] = {
-    62: "issue 21: Omaha",
     63: "issue 23: the straddle",
     64: "issue 23: the big-blind ante",
     65: "issue 23: the bomb pot",

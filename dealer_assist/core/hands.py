@@ -405,9 +405,9 @@ _THREES: dict[int, tuple[tuple[int, int, int], ...]] = {
 def best_two_plus_three(
     hole: Sequence[str], board: Sequence[str], wilds: str = "none"
 ) -> HandValue:
-    """The best hand of exactly two of the hole cards and exactly three board cards: 21 Hand
-    Hold'em's two hole cards (R54) and Omaha's four (R62, where a player holding one heart
-    with four hearts on the board has no flush).
+    """The best hand of exactly two of the hole cards and exactly three board cards, from two
+    hole cards (R54) or more (R62: four, where a player holding one heart with four hearts on
+    the board has no flush).
 
     The board normally holds five cards (ten ways to choose three); three or four, before the
     river, are accepted too.
