@@ -326,7 +326,7 @@ def _client_main(job: ClientJob, ready: Any, stop: Any, out: Any) -> None:
     ``state`` received with perf_counter until ``stop`` is set; then send the stamps."""
     import socketio
 
-    from dealer_assist.web.patch import apply_in_place
+    from tests.patching import apply_in_place
 
     async def run() -> dict[str, list[list[tuple[int, float]]]]:
         stamps: dict[str, list[list[tuple[int, float]]]] = {}

@@ -5,7 +5,7 @@ played with, its own defaults, and a hook for the checks only it makes.
 
 >>> class Plain(GameRules):
 ...     name = "A plain game"
-...     betting_structures = ("no_limit",)
+...     betting_structures = (Betting.NO_LIMIT,)
 ...     rule_defaults = {"ante": 0}
 >>> r = HouseRules.for_game(Plain, {"big_blind": 4})
 >>> (r.ante, r.small_blind, r.big_blind, r.betting is Betting.NO_LIMIT, r.to_json()["betting"])
@@ -24,6 +24,7 @@ from enum import Enum, StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
+from dealer_assist.core.cards import Wilds
 from dealer_assist.core.errors import SetupError
 
 
@@ -31,7 +32,7 @@ class GameRules:
     """What the house rules need to know of a game; ``games.Game`` is one."""
 
     name: ClassVar[str] = ""
-    betting_structures: ClassVar[tuple[str, ...]] = ()  # R5; empty: the game has no betting
+    betting_structures: ClassVar[tuple[Betting, ...]] = ()  # R5; empty: no betting
     rule_defaults: ClassVar[Mapping[str, Any]] = {}  # the game's defaults over HouseRules'
     wild_cards: ClassVar[bool] = False  # whether ``wilds`` may be other than none
 
@@ -57,14 +58,6 @@ class OddChip(StrEnum):
 
     LEFT_OF_DEALER = "left_of_dealer"
     CARRY = "carry"
-
-
-class Wilds(StrEnum):
-    """R54: which cards are wild."""
-
-    NONE = "none"
-    JOKERS = "jokers"
-    DEUCES = "deuces"
 
 
 _E = TypeVar("_E", bound=StrEnum)
