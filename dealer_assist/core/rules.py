@@ -93,6 +93,7 @@ class HouseRules:
     wilds: Wilds = Wilds.NONE
     buy_in: int = 100
     draw_for_blind: bool = False  # the low-card draw for the first blind (R51)
+    banker: str | None = None  # R76: the seated player who holds the table's chips in cash
 
     @classmethod
     def for_game(cls, game: type[GameRules], given: dict[str, Any] | None) -> HouseRules:
@@ -115,6 +116,10 @@ class HouseRules:
                      "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
                                    0 if name in ("ante", "small_blind") else 1)
+        banker = values.get("banker")
+        if banker is not None and (not isinstance(banker, str) or not banker.strip()
+                                   or len(banker) > 80):
+            raise SetupError("banker must be the name of a player at the table.")
         for name in ("river_raise", "draw_for_blind"):
             if not isinstance(values.get(name, False), bool):
                 raise SetupError(f"{name} must be true or false.")
@@ -149,7 +154,9 @@ class HouseRules:
 
     @cached_property
     def _json(self) -> dict[str, Any]:  # every state carries the rules: worked out once
-        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()}
+        # no banker named: the host holds the table's chips (R76), and the rules read as before
+        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()
+                if k != "banker" or v is not None}
 
 
 def _whole(value: Any, name: str, minimum: int) -> int:

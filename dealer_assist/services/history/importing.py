@@ -16,7 +16,7 @@ from dealer_assist.services.history.stored import (
     parse_time,
 )
 from dealer_assist.services.storage import Connection as Database
-from dealer_assist.services.tables import record_deal_number
+from dealer_assist.services.tables import deal_now, record_deal_number
 
 MAX_IMPORT_ACTIONS = 200_000  # about 5,000 deals: far beyond any home game's table
 
@@ -112,19 +112,19 @@ def rebuild(data: Any) -> Rebuilt:
             deals.append({"number": number, "start_seq": index,
                           "base_json": json.dumps(before.totals.to_json()), "started": stamp,
                           "finished": None, "variant": table.game.variant, "taken_back": None,
-                          "dealer": None, "result_json": None, "kings_pot_after": None})
+                          "dealer": None, "result_json": None, "kings_pot_after": None,
+                          "after_json": None, "people_json": None})
         if action.type == "undo" and before.lone_start:
             deals[-1]["taken_back"] = 1  # the start was undone (R74)
             continue
-        deal = table.deal
-        if deal is None:
+        now = deal_now(table)
+        if now is None:
             continue
         row = deals[-1]
-        row["dealer"] = deal.players[deal.dealer].name
-        row["result_json"] = (json.dumps(deal.result.to_json()) if deal.result is not None
-                              else None)
-        row["finished"] = (row["finished"] or stamp) if table.deal_over else None
-        row["kings_pot_after"] = table.totals.kings_pot if table.game.keeps_kings_pot else None
+        row.update(dealer=now.dealer, result_json=now.result_json,
+                   finished=(row["finished"] or stamp) if now.over else None,
+                   kings_pot_after=now.kings_pot_after, after_json=now.after_json,
+                   people_json=now.people_json)
     check_deals(data.get("deals"), deals)
     return Rebuilt(setup, table_created(data.get("table")), actions, deals)
 

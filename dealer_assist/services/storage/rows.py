@@ -89,6 +89,8 @@ class DealNow:
     result_json: str | None
     over: bool
     kings_pot_after: int | None
+    after_json: str | None = None  # once over: the totals after it and the records after it
+    people_json: str | None = None  # once over: {name: payout} of everyone dealt in
 
 
 @dataclass(frozen=True)
@@ -122,8 +124,8 @@ def append_record(db: Connection, record: RecordRow) -> None:
                 " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE SET"
                 " start_seq = excluded.start_seq, base_json = excluded.base_json,"
                 " started = excluded.started, variant = excluded.variant, dealer = NULL,"
-                " finished = NULL, result_json = NULL, kings_pot_after = NULL,"
-                " taken_back = NULL WHERE deals.taken_back = 1",
+                " finished = NULL, result_json = NULL, kings_pot_after = NULL, after_json = NULL,"
+                " people_json = NULL, taken_back = NULL WHERE deals.taken_back = 1",
                 [table_id, number, record.seq, record.start.base_json, stamp,
                  record.start.variant],
             )
@@ -140,9 +142,9 @@ def append_record(db: Connection, record: RecordRow) -> None:
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
-        " kings_pot_after = ? WHERE table_id = ? AND number = ?",
-        [deal.dealer, deal.result_json, deal.over, stamp, deal.kings_pot_after, table_id,
-         number],
+        " kings_pot_after = ?, after_json = ?, people_json = ? WHERE table_id = ? AND number = ?",
+        [deal.dealer, deal.result_json, deal.over, stamp, deal.kings_pot_after,
+         deal.after_json, deal.people_json, table_id, number],
     )
 
 
@@ -187,3 +189,20 @@ def get_deal(db: Connection, table_id: str, number: int) -> dict[str, Any] | Non
             " ORDER BY seq", [table_id, number])
     ]
     return out
+
+
+# --------------------------------------------------------------------------- the season
+def season_rows(db: Connection) -> list[dict[str, Any]]:
+    """Every deal that counts, of every table, in order (table, number): what a season reads
+    (``services.league``): its start, the totals it started from and those after it (NULL
+    while in play, and on a table's last deal stored before schema step 4), and
+    ``people_json`` (NULL while in play)."""
+    return db.query(
+        "SELECT table_id, number, started, base_json, after_json, people_json FROM deals"
+        " WHERE taken_back IS NULL ORDER BY table_id, number")
+
+
+def table_setups(db: Connection) -> dict[str, str]:
+    """Every table's id and its setup's JSON."""
+    return {str(table_id): str(setup) for table_id, setup in db.execute(
+        "SELECT id, setup_json FROM tables")}

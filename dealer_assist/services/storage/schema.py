@@ -4,6 +4,7 @@ a database can be served from."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Callable
@@ -92,10 +93,56 @@ def _schema_3(db: Connection) -> None:
     db.execute(db.ddl("ALTER TABLE deals ADD COLUMN taken_back INTEGER"))
 
 
+def _schema_4(db: Connection) -> None:
+    """The host's books (R76-R78). Each finished deal's row keeps what a season reads without
+    replaying a record: ``after_json``, the totals after the deal and the between-deal records
+    that followed it (NULL while the deal is in play), and ``people_json``, every player dealt
+    in with their payout (``{"Ann": 14, "Bob": 0}``). ``people`` keeps a person's payment
+    handle, ``aliases`` the names the host said are one person (R77); both keyed by the name
+    as names are compared (``name_key``). Rows written before this step get ``people_json``
+    from their base and result, and ``after_json`` from the next deal's base; a table's last
+    deal keeps NULL (the season replays that one deal)."""
+    db.execute("ALTER TABLE deals ADD COLUMN after_json TEXT")
+    db.execute("ALTER TABLE deals ADD COLUMN people_json TEXT")
+    db.execute(db.ddl("""
+        CREATE TABLE people (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            pay_to TEXT,
+            updated TEXT NOT NULL
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE aliases (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            is_key TEXT NOT NULL,
+            is_name TEXT NOT NULL,
+            created TEXT NOT NULL
+        )"""))
+    db.execute("UPDATE deals SET after_json = (SELECT n.base_json FROM deals n WHERE"
+               " n.table_id = deals.table_id AND n.number = deals.number + 1 AND"
+               " n.taken_back IS NULL) WHERE finished IS NOT NULL AND taken_back IS NULL")
+    players = {table_id: [p["name"] for p in json.loads(setup)["players"]]
+               for table_id, setup in db.execute("SELECT id, setup_json FROM tables")}
+    filled = []
+    for table_id, number, base_json, result_json in db.execute(
+            "SELECT table_id, number, base_json, result_json FROM deals WHERE finished IS NOT"
+            " NULL AND result_json IS NOT NULL AND taken_back IS NULL").fetchall():
+        base, result = json.loads(base_json), json.loads(result_json)
+        out = set(base.get("sitting_out") or ())
+        payouts = result.get("payouts") or {}
+        people = {name: payouts.get(name, 0) for name in base.get("names") or players[table_id]
+                  if name not in out}
+        filled.append([json.dumps(people), table_id, number])
+    db.executemany("UPDATE deals SET people_json = ? WHERE table_id = ? AND number = ?",
+                   filled)
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("tables, actions and deals", _schema_1),
     ("dealer devices: tokens and pairing codes", _schema_2),
     ("each deal's game", _schema_3),
+    ("the host's books: deals' people and totals after, people, aliases", _schema_4),
 ]
 
 
