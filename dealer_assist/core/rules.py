@@ -165,6 +165,7 @@ class RuleKind(StrEnum):
     CHIPS = "chips"
     CHOICE = "choice"
     BOOL = "bool"
+    PLAYER = "player"  # one of the table's players, or none
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         (Wilds.DEUCES.value, "Deuces", "deuces wild"))),
     RuleSpec("draw_for_blind", "Draw for the first blind", RuleKind.BOOL,
              help="lowest card takes it; else the first player listed"),
+    RuleSpec("banker", "Banker", RuleKind.PLAYER,
+             help="the player who holds in cash what the table keeps; else the host (R76)"),
 )
 RULE_SPEC: dict[str, RuleSpec] = {spec.name: spec for spec in RULE_SPECS}
 
@@ -249,7 +252,8 @@ def rules_line(rules: Mapping[str, Any]) -> str:
         bits.append(f"blinds {rules['small_blind']}/{rules['big_blind']}")
     for spec in RULE_SPECS:
         if spec.name in ("betting", "small_blind", "big_blind", "buy_in") or (
-                spec.name not in rules or not spec.applies(betting)):
+                spec.name not in rules or not spec.applies(betting)
+                or spec.kind is RuleKind.PLAYER):  # who holds the cash is no game's rule
             continue
         value = rules[spec.name]
         short = spec.short or spec.label.lower()

@@ -35,6 +35,7 @@ from typing import Any
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import SetupError
 from dealer_assist.core.table import TableSetup
+from dealer_assist.games.registry import game_for
 from dealer_assist.services import carried, storage
 from dealer_assist.services.history.books import Position, positions
 from dealer_assist.services.history.export import csv_cell
@@ -162,6 +163,11 @@ class TableRows:
         return found if found.names else as_seated(found, self.setup())  # before R70
 
     def before(self, i: int) -> Totals:
+        """The totals deal ``i`` started from; the table's first deal: those the table was
+        made with, so that a correction before it counts (R8)."""
+        if i == 0 and self.rows[0].number == 1:
+            setup = self.setup()
+            return as_seated(game_for(setup.variant, setup.rules).initial_totals(setup), setup)
         return self.totals(self.rows[i].base_json)
 
     def after(self, i: int) -> Totals:

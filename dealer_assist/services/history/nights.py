@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from dealer_assist.core.deal import Totals
-from dealer_assist.games.registry import game_class
+from dealer_assist.games.registry import game_class, game_for
 from dealer_assist.services.history.books import (
     Position,
     banker_of,
@@ -22,7 +22,12 @@ from dealer_assist.services.history.books import (
     positions,
     settle_up,
 )
-from dealer_assist.services.history.stored import Stored, current_table, deal_variant
+from dealer_assist.services.history.stored import (
+    Stored,
+    as_seated,
+    current_table,
+    deal_variant,
+)
 from dealer_assist.services.history.view import NIGHT_GAP, group_nights
 
 BIGGEST_POTS = 3  # the pots a night's summary lists
@@ -35,6 +40,9 @@ def night_bounds(stored: Stored, number: int) -> tuple[dict[str, Any], Totals, T
         return None
     night = nights[number - 1]
     start = stored.bases[night["deals"][0]]
+    if number == 1:  # from the table as it was made: a correction before the first deal counts
+        setup = stored.setup
+        start = as_seated(game_for(setup.variant, setup.rules).initial_totals(setup), setup)
     if number < len(nights):
         end = stored.bases[nights[number]["deals"][0]]
     else:

@@ -119,6 +119,13 @@ def _schema_4(db: Connection) -> None:
             is_name TEXT NOT NULL,
             created TEXT NOT NULL
         )"""))
+    fill_books(db)
+
+
+def fill_books(db: Connection) -> None:
+    """Step 4's columns for the finished deals stored before it: ``after_json`` from the
+    next deal's base (a table's last deal keeps NULL), ``people_json`` from the deal's base
+    and result (who sat and did not sit out, and their payouts)."""
     db.execute("UPDATE deals SET after_json = (SELECT n.base_json FROM deals n WHERE"
                " n.table_id = deals.table_id AND n.number = deals.number + 1 AND"
                " n.taken_back IS NULL) WHERE finished IS NOT NULL AND taken_back IS NULL")
