@@ -8,17 +8,15 @@ largest payout in one deal). Sorted by net, highest first. The chips the tables 
 what they started with (a pot carried to a later deal) are the ``bank``, shown apart: the
 people's nets and the bank sum to zero.
 
-It reads the deal rows only, never a record (``storage.season_rows``): each finished deal's
-``people_json`` (who was dealt in, and their payouts), and the totals a day's first deal
-started from and its last deal left (``base_json``, ``after_json``). A person's net moves
-only with a deal's result and a correction (R8), so their net over a day at a table is their
-net at its end minus their net at its start (``books.Position``). A range that begins while
-a table is under way counts the stack a person had there as bought in: money in for the
-range, so that every range adds up like the whole season.
-
->>> from datetime import timedelta, timezone
->>> day_of("2026-11-28T01:30:00+00:00", timezone(timedelta(hours=-5)))
-datetime.date(2026, 11, 27)
+It reads finished deals' rows only, never a record, added up by the database a table and a
+day at a time (``storage.season_people``, ``storage.season_days``): who was dealt in and
+their largest payout (``people_json``), and the totals a day's first deal started from and
+its last deal left (``base_json``, ``after_json``). A person's net moves only with a deal's
+result and a correction (R8), so their net over a day at a table is their net at its end
+minus their net at its start (``books.Position``); a table's first day starts from nobody
+(a correction before the first deal counts). A range that begins while a table is under way
+counts the stack a person had there as bought in: money in for the range, so that every
+range adds up like the whole season.
 """
 
 from __future__ import annotations
@@ -29,13 +27,11 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, tzinfo
+from datetime import date
 from typing import Any
 
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import SetupError
-from dealer_assist.core.table import TableSetup
-from dealer_assist.games.registry import game_for
 from dealer_assist.services import carried, storage
 from dealer_assist.services.history.books import Position, positions
 from dealer_assist.services.history.export import csv_cell
@@ -43,6 +39,8 @@ from dealer_assist.services.history.stored import as_seated
 from dealer_assist.services.people import People, read_people
 from dealer_assist.services.storage import Connection as Database
 from dealer_assist.services.tables import load_table, setup_of
+
+NOBODY = Totals(stacks=())  # where a table's first day starts
 
 
 class RangeRefused(SetupError):
@@ -68,16 +66,10 @@ def date_range(start: str | None, end: str | None) -> tuple[date | None, date | 
     return first, last
 
 
-def day_of(started: str, zone: tzinfo | None = None) -> date:
-    """The calendar day of a stored time, in ``zone`` (None: the server's own)."""
-    moment = datetime.fromisoformat(started)
-    return moment.astimezone(zone).date()
-
-
 @dataclass
 class Person:
     name: str
-    days: set[date] = field(default_factory=set)
+    days: set[str] = field(default_factory=set)
     deals: int = 0
     bought_in: int = 0
     cashed_out: int = 0
@@ -91,6 +83,10 @@ class Person:
                 "stack": self.stack, "net": self.net, "biggest_pot": self.biggest_pot}
 
 
+def held(totals: Totals) -> int:
+    return sum(carried.amounts(totals).values())
+
+
 class Season:
     """The season being added up, table by table."""
 
@@ -99,138 +95,119 @@ class Season:
         self.people: dict[str, Person] = {}
         self.keys: dict[str, str] = {}  # a name as recorded -> the person's key
         self.bank = 0
-        self.nightly: dict[date, dict[str, int]] = defaultdict(dict)  # day -> key -> net
+        self.nightly: dict[str, dict[str, int]] = defaultdict(dict)  # day -> key -> net
 
-    def person(self, name: str) -> Person:
+    def key(self, name: str) -> str:
         key = self.keys.get(name)
         if key is None:
             key, shown = self.directory.person(name)
             self.keys[name] = key
             if key not in self.people:
                 self.people[key] = Person(shown)
-        return self.people[key]
+        return key
 
-    def span(self, start: Totals, end: Totals) -> None:
-        """What changed at one table from ``start`` to ``end`` (the range's whole stay)."""
-        before, after = positions(start), positions(end)
+    def dealt(self, day: str, name: str, deals: int, biggest: int) -> None:
+        person = self.people[self.key(name)]
+        person.days.add(day)
+        person.deals += deals
+        person.biggest_pot = max(person.biggest_pot, biggest)
+
+    def span(self, before: dict[str, Position], after: dict[str, Position],
+             held_change: int) -> None:
+        """What changed at one table over the range (``before`` and ``after``: everyone's
+        positions at its start and end; ``held_change``: what the table holds more)."""
         for name, now in after.items():
             was = before.get(name, Position())
-            person = self.person(name)
+            person = self.people[self.key(name)]
             person.bought_in += now.bought_in - was.bought_in + was.stack
             person.cashed_out += now.cashed_out - was.cashed_out
             person.stack += now.stack
             person.net += now.net - was.net
-        self.bank += held(end) - held(start)
+        self.bank += held_change
 
-    def day(self, day: date, start: Totals, end: Totals, dealt: set[str]) -> None:
+    def day(self, day: str, before: dict[str, Position], after: dict[str, Position],
+            dealt: set[str]) -> None:
         """One day at one table (``dealt``: who was dealt in), for the chart by night."""
-        before, after = positions(start), positions(end)
         nets = self.nightly[day]
         for name, now in after.items():
             change = now.net - before.get(name, Position()).net
             if change or name in dealt:
-                key = self.keys.get(name) or self.directory.person(name)[0]
+                key = self.key(name)
                 nets[key] = nets.get(key, 0) + change
 
 
-def held(totals: Totals) -> int:
-    return sum(carried.amounts(totals).values())
+class TableDays:
+    """One table's days: the totals at each day's start and end."""
 
-
-@dataclass(frozen=True)
-class Row:
-    number: int
-    day: date
-    base_json: str
-    after_json: str | None
-    people_json: str | None
-
-
-class TableRows:
-    """One table's deal rows, and the totals at the moments a season needs."""
-
-    def __init__(self, db: Database, table_id: str, rows: list[Row],
+    def __init__(self, db: Database, table_id: str, days: list[dict[str, Any]],
                  setups: dict[str, str]) -> None:
-        self.db, self.table_id, self.rows, self.setups = db, table_id, rows, setups
-
-    def setup(self) -> TableSetup:
-        if not self.setups:  # read once, and only for rows older than schema step 4
-            self.setups.update(storage.table_setups(self.db))
-        return setup_of({"setup_json": self.setups[self.table_id]})
+        self.db, self.table_id, self.days, self.setups = db, table_id, days, setups
 
     def totals(self, text: str) -> Totals:
         found = Totals.from_json(json.loads(text))
-        return found if found.names else as_seated(found, self.setup())  # before R70
+        if found.names:
+            return found
+        if not self.setups:  # rows older than R70 name nobody: the setup's players sat
+            self.setups.update(storage.table_setups(self.db))
+        return as_seated(found, setup_of({"setup_json": self.setups[self.table_id]}))
 
-    def before(self, i: int) -> Totals:
-        """The totals deal ``i`` started from; the table's first deal: those the table was
-        made with, so that a correction before it counts (R8)."""
-        if i == 0 and self.rows[0].number == 1:
-            setup = self.setup()
-            return as_seated(game_for(setup.variant, setup.rules).initial_totals(setup), setup)
-        return self.totals(self.rows[i].base_json)
-
-    def after(self, i: int) -> Totals:
-        """The totals deal ``i`` left, the between-deal records after it included."""
-        text = self.rows[i].after_json
+    def end(self, day: dict[str, Any]) -> Totals:
+        """The totals the day's last deal left, the between-deal records after it too."""
+        text = day["after_json"] or day["next_json"]
         if text is not None:
             return self.totals(text)
-        if i + 1 < len(self.rows):
-            return self.before(i + 1)
         # a table's last deal stored before its row kept what followed it: replay that deal
-        table = load_table(self.db, self.setup(), self.table_id)
+        if not self.setups:
+            self.setups.update(storage.table_setups(self.db))
+        table = load_table(self.db, setup_of({"setup_json": self.setups[self.table_id]}),
+                           self.table_id)
         return table.totals if table.deal_over else table.base
 
-    def add_to(self, books: Season, first: date | None, last: date | None) -> None:
-        counted = [i for i, d in enumerate(self.rows) if d.people_json is not None
-                   and (first is None or d.day >= first) and (last is None or d.day <= last)]
-        if not counted:
+    def add_to(self, books: Season, dealt: dict[str, set[str]]) -> None:
+        """The table's days in the range, in order; a day's start is the day before's end
+        where no deal lies between them (one parse of the totals a day)."""
+        if not self.days:
             return
-        start = day_start = self.before(counted[0])
-        dealt: set[str] = set()
-        for at, i in enumerate(counted):
-            deal = self.rows[i]
-            for name, payout in json.loads(deal.people_json or "{}").items():
-                person = books.person(name)
-                person.days.add(deal.day)
-                person.deals += 1
-                person.biggest_pot = max(person.biggest_pot, payout)
-                dealt.add(name)
-            following = counted[at + 1] if at + 1 < len(counted) else None
-            if following is None or self.rows[following].day != deal.day:
-                day_end = self.after(i)  # the day's last deal, and what followed it
-                books.day(deal.day, day_start, day_end, dealt)
-                dealt = set()
-                if following is not None:
-                    day_start = self.before(following)
-        books.span(start, day_end)
+        first_base = self.totals(self.days[0]["base_json"])
+        start = positions(NOBODY) if self.days[0]["first"] == 1 else positions(first_base)
+        before, last, end = start, None, first_base
+        for day in self.days:
+            if last is not None and day["first"] != last + 1:
+                before = positions(self.totals(day["base_json"]))
+            end = self.end(day)
+            after = positions(end)
+            books.day(day["day"], before, after, dealt.get(day["day"], set()))
+            before, last = after, day["last"]
+        books.span(start, before, held(end) - held(first_base))
 
 
-def season(db: Database, first: date | None = None, last: date | None = None,
-           zone: tzinfo | None = None) -> dict[str, Any]:
+def season(db: Database, first: date | None = None, last: date | None = None
+           ) -> dict[str, Any]:
     """``GET /api/league``'s answer for the days ``first`` to ``last`` (None: open)."""
+    low, high = (first.isoformat() if first else ""), (last.isoformat() if last else "9999")
+    books = Season(People())
     with storage.read_transaction(db):
-        people = read_people(db)
-        by_table: dict[str, list[Row]] = defaultdict(list)
-        days: dict[str, date] = {}  # a start's minute -> its day: one parse per minute
-        for r in storage.season_rows(db):
-            minute = r["started"][:16]
-            day = days.get(minute)
-            if day is None:
-                day = days[minute] = day_of(r["started"], zone)
-            by_table[r["table_id"]].append(
-                Row(r["number"], day, r["base_json"], r["after_json"], r["people_json"]))
-        books = Season(people)
+        books.directory = read_people(db)
+        dealt: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for table_id, day, name, deals, biggest in storage.season_people(db):
+            if low <= day <= high:
+                books.dealt(day, name, deals, biggest)
+                dealt[table_id, day].add(name)
+        by_table: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for row in storage.season_days(db):
+            if low <= row["day"] <= high:
+                by_table[row["table_id"]].append(row)
         setups: dict[str, str] = {}
-        for table_id, rows in by_table.items():
-            TableRows(db, table_id, rows, setups).add_to(books, first, last)
+        for table_id, days in by_table.items():
+            TableDays(db, table_id, days, setups).add_to(
+                books, {day["day"]: dealt[table_id, day["day"]] for day in days})
     listed = [p for p in books.people.values() if p.deals or p.net or p.bought_in]
     listed.sort(key=lambda p: (-p.net, p.name.casefold()))
     return {
         "from": first.isoformat() if first else None, "to": last.isoformat() if last else None,
         "people": [p.to_json() for p in listed], "bank": books.bank,
-        "nights": [d.isoformat() for d in sorted(books.nightly)],
-        "chart": cumulative(books, listed), **people.to_json(),
+        "nights": sorted(books.nightly), "chart": cumulative(books, listed),
+        **books.directory.to_json(),
     }
 
 
@@ -245,7 +222,7 @@ def cumulative(books: Season, listed: Iterable[Person]) -> list[dict[str, Any]]:
             nets = books.nightly[night]
             if key in nets or points:
                 total += nets.get(key, 0)
-                points.append({"night": night.isoformat(), "net": total})
+                points.append({"night": night, "net": total})
         out.append({"name": person.name, "points": points})
     return out
 

@@ -111,6 +111,7 @@ def rebuild(data: Any) -> Rebuilt:
                 deals.pop()
             deals.append({"number": number, "start_seq": index,
                           "base_json": json.dumps(before.totals.to_json()), "started": stamp,
+                          "day": storage.local_day(stamp),
                           "finished": None, "variant": table.game.variant, "taken_back": None,
                           "dealer": None, "result_json": None, "kings_pot_after": None,
                           "after_json": None, "people_json": None})
@@ -175,3 +176,4 @@ def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt)
                            [{"table_id": table_id, **row} for row in rebuilt.actions])
         storage.insert_all(db, "deals",
                            [{"table_id": table_id, **row} for row in rebuilt.deals])
+        storage.refresh_season(db, table_id)

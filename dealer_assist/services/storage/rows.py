@@ -13,6 +13,7 @@ from dealer_assist.services.storage.connection import (
     Connection,
     DuplicateRow,
     insert,
+    local_day,
     now,
 )
 
@@ -120,14 +121,15 @@ def append_record(db: Connection, record: RecordRow) -> None:
         )
         if record.start is not None:
             db.execute(  # a number taken back (R74) is taken again by the next start
-                "INSERT INTO deals (table_id, number, start_seq, base_json, started, variant)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE SET"
-                " start_seq = excluded.start_seq, base_json = excluded.base_json,"
+                "INSERT INTO deals (table_id, number, start_seq, base_json, started, variant,"
+                " day) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE"
+                " SET start_seq = excluded.start_seq, base_json = excluded.base_json,"
                 " started = excluded.started, variant = excluded.variant, dealer = NULL,"
                 " finished = NULL, result_json = NULL, kings_pot_after = NULL, after_json = NULL,"
-                " people_json = NULL, taken_back = NULL WHERE deals.taken_back = 1",
+                " people_json = NULL, day = excluded.day, taken_back = NULL"
+                " WHERE deals.taken_back = 1",
                 [table_id, number, record.seq, record.start.base_json, stamp,
-                 record.start.variant],
+                 record.start.variant, local_day(stamp)],
             )
     except DuplicateRow as err:
         raise StaleTableError(str(err)) from None
@@ -139,6 +141,8 @@ def append_record(db: Connection, record: RecordRow) -> None:
     deal = record.deal
     if deal is None:
         return  # between deals before the first: no deal row to bring up to date
+    was = db.execute("SELECT people_json, day FROM deals WHERE table_id = ? AND number = ?",
+                     [table_id, number]).fetchone()
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
@@ -146,6 +150,8 @@ def append_record(db: Connection, record: RecordRow) -> None:
         [deal.dealer, deal.result_json, deal.over, stamp, deal.kings_pot_after,
          deal.after_json, deal.people_json, table_id, number],
     )
+    if was is not None and was[0] != deal.people_json:  # over, or its result undone
+        refresh_season(db, table_id, was[1])
 
 
 # --------------------------------------------------------------------------- history
@@ -192,14 +198,42 @@ def get_deal(db: Connection, table_id: str, number: int) -> dict[str, Any] | Non
 
 
 # --------------------------------------------------------------------------- the season
-def season_rows(db: Connection) -> list[dict[str, Any]]:
-    """Every deal that counts, of every table, in order (table, number): what a season reads
-    (``services.league``): its start, the totals it started from and those after it (NULL
-    while in play, and on a table's last deal stored before schema step 4), and
-    ``people_json`` (NULL while in play)."""
+# what a season (services.league) reads: finished deals only, never a record, and their
+# players added up per table, day and person as the deals end (season_people), so that a
+# season of 30,000 deals reads a few thousand rows
+def refresh_season(db: Connection, table_id: str, day: str | None = None) -> None:
+    """Bring ``season_people`` up to date for one day of a table (every day: None) from its
+    finished deals' ``people_json``. Call inside :func:`write_transaction`."""
+    one_day = "" if day is None else " AND day = ?"
+    params = [table_id] if day is None else [table_id, day]
+    db.execute(f"DELETE FROM season_people WHERE table_id = ?{one_day}", params)
+    db.execute(
+        "INSERT INTO season_people (table_id, day, name, deals, biggest)"
+        " SELECT d.table_id, d.day, j.key, COUNT(*), MAX(CAST(j.value AS BIGINT))"
+        f" FROM deals d, {db.json_pairs('d.people_json')} j"
+        f" WHERE d.table_id = ?{one_day.replace('day', 'd.day')} AND d.people_json IS NOT NULL"
+        " AND d.taken_back IS NULL GROUP BY d.table_id, d.day, j.key", params)
+
+
+def season_people(db: Connection) -> list[tuple[str, str, str, int, int]]:
+    """Per table, day and person dealt in: the deals and the largest payout."""
+    return [(str(t), str(d), str(n), int(c), int(m)) for t, d, n, c, m in db.execute(
+        "SELECT table_id, day, name, deals, biggest FROM season_people")]
+
+
+def season_days(db: Connection) -> list[dict[str, Any]]:
+    """Per table and day, in order: its first and last finished deal, the totals the first
+    started from and those the last left (``after_json``: NULL on a table's last deal
+    stored before schema step 4; then the next deal's base, ``next_json``, if any)."""
     return db.query(
-        "SELECT table_id, number, started, base_json, after_json, people_json FROM deals"
-        " WHERE taken_back IS NULL ORDER BY table_id, number")
+        "WITH days AS (SELECT table_id, day, MIN(number) AS first, MAX(number) AS last"
+        " FROM deals WHERE people_json IS NOT NULL AND taken_back IS NULL GROUP BY 1, 2)"
+        " SELECT days.table_id, days.day, days.first, days.last, f.base_json,"
+        " l.after_json, n.base_json AS next_json FROM days"
+        " JOIN deals f ON f.table_id = days.table_id AND f.number = days.first"
+        " JOIN deals l ON l.table_id = days.table_id AND l.number = days.last"
+        " LEFT JOIN deals n ON n.table_id = days.table_id AND n.number = days.last + 1"
+        " AND n.taken_back IS NULL ORDER BY days.table_id, days.first")
 
 
 def table_setups(db: Connection) -> dict[str, str]:

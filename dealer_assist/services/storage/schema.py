@@ -15,11 +15,13 @@ from dealer_assist.services.storage.connection import (
     Connection,
     StorageError,
     is_url,
+    local_day,
     now,
     shown_target,
     write_transaction,
 )
 from dealer_assist.services.storage.pool import connect
+from dealer_assist.services.storage.rows import refresh_season
 
 
 def _schema_1(db: Connection) -> None:
@@ -94,16 +96,29 @@ def _schema_3(db: Connection) -> None:
 
 
 def _schema_4(db: Connection) -> None:
-    """The host's books (R76-R78). Each finished deal's row keeps what a season reads without
-    replaying a record: ``after_json``, the totals after the deal and the between-deal records
-    that followed it (NULL while the deal is in play), and ``people_json``, every player dealt
-    in with their payout (``{"Ann": 14, "Bob": 0}``). ``people`` keeps a person's payment
+    """The host's books (R76-R78). Each deal's row keeps what a season reads without
+    replaying a record: ``day``, the calendar day it started on in the server's time zone;
+    once it is over, ``after_json``, the totals after it and the between-deal records that
+    followed it, and ``people_json``, every player dealt in with their payout (``{"Ann": 14,
+    "Bob": 0}``). ``season_people`` adds those up per table, day and person (deals dealt in,
+    largest payout), brought up to date whenever a deal's ``people_json`` changes, so that a
+    season of 30,000 deals reads a few thousand rows. ``people`` keeps a person's payment
     handle, ``aliases`` the names the host said are one person (R77); both keyed by the name
-    as names are compared (``name_key``). Rows written before this step get ``people_json``
-    from their base and result, and ``after_json`` from the next deal's base; a table's last
-    deal keeps NULL (the season replays that one deal)."""
-    db.execute("ALTER TABLE deals ADD COLUMN after_json TEXT")
-    db.execute("ALTER TABLE deals ADD COLUMN people_json TEXT")
+    as names are compared (``name_key``). Rows stored before this step are filled in
+    (:func:`fill_books`)."""
+    for column in ("after_json", "people_json", "day"):
+        db.execute(f"ALTER TABLE deals ADD COLUMN {column} TEXT")
+    db.execute("CREATE INDEX deals_finished ON deals (table_id, day, number)"
+               " WHERE people_json IS NOT NULL AND taken_back IS NULL")
+    db.execute(db.ddl("""
+        CREATE TABLE season_people (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            day TEXT NOT NULL,
+            name TEXT NOT NULL,
+            deals INTEGER NOT NULL,
+            biggest INTEGER NOT NULL,
+            PRIMARY KEY (table_id, day, name)
+        )"""))
     db.execute(db.ddl("""
         CREATE TABLE people (
             name_key TEXT PRIMARY KEY,
@@ -123,12 +138,17 @@ def _schema_4(db: Connection) -> None:
 
 
 def fill_books(db: Connection) -> None:
-    """Step 4's columns for the finished deals stored before it: ``after_json`` from the
-    next deal's base (a table's last deal keeps NULL), ``people_json`` from the deal's base
-    and result (who sat and did not sit out, and their payouts)."""
+    """Step 4's columns for the deals stored before it: ``day`` from ``started``,
+    ``after_json`` from the next deal's base (a table's last deal keeps NULL: a season
+    replays that one deal), ``people_json`` from the deal's base and result (who sat and did
+    not sit out, and their payouts); then ``season_people`` from them."""
+    db.executemany("UPDATE deals SET day = ? WHERE table_id = ? AND number = ?",
+                   [[local_day(started), table_id, number] for table_id, number, started
+                    in db.execute("SELECT table_id, number, started FROM deals").fetchall()])
     db.execute("UPDATE deals SET after_json = (SELECT n.base_json FROM deals n WHERE"
                " n.table_id = deals.table_id AND n.number = deals.number + 1 AND"
-               " n.taken_back IS NULL) WHERE finished IS NOT NULL AND taken_back IS NULL")
+               " n.taken_back IS NULL) WHERE finished IS NOT NULL AND taken_back IS NULL"
+               " AND after_json IS NULL")
     players = {table_id: [p["name"] for p in json.loads(setup)["players"]]
                for table_id, setup in db.execute("SELECT id, setup_json FROM tables")}
     filled = []
@@ -143,6 +163,8 @@ def fill_books(db: Connection) -> None:
         filled.append([json.dumps(people), table_id, number])
     db.executemany("UPDATE deals SET people_json = ? WHERE table_id = ? AND number = ?",
                    filled)
+    for (table_id,) in db.execute("SELECT id FROM tables").fetchall():
+        refresh_season(db, table_id)
 
 
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
