@@ -124,10 +124,10 @@
     try { return localStorage.getItem(THEME_KEY); } catch (e) { return null; }
   }
   function applyTheme(choice) {
+    const toggle = $("theme-toggle");
+    if (!toggle) return; // a page without the toggle (the replay) stays in the light theme
     const dark = (choice || chosenTheme() || (systemDark && systemDark.matches ? "dark" : "light")) === "dark";
     document.documentElement.dataset.theme = dark ? "dark" : "light";
-    const toggle = $("theme-toggle");
-    if (!toggle) return;
     toggle.textContent = dark ? "Light" : "Dark";
     toggle.setAttribute("aria-pressed", String(dark));
     toggle.setAttribute("aria-label", dark ? "Use the light theme" : "Use the dark theme");
