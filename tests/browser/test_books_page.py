@@ -20,6 +20,7 @@ from books_scenario import SEASON, play_season
 from playwright.sync_api import Browser, Page, expect
 
 from browser.axe import check
+from browser.test_history_page import ApiDealer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -36,7 +37,7 @@ class LiveHost:
 
     def table(self, variant: str, players: list[str], rules: dict[str, Any],
               name: str) -> Any:
-        return LiveDealer(self.server, self.server.create_table(variant, players, name, rules))
+        return ApiDealer(self.server, self.server.create_table(variant, players, name, rules))
 
     def export(self, d: Any) -> dict[str, Any]:
         status, body = self.server.api("GET", f"/api/tables/{d.id}/export.json", token=d.token)
@@ -50,20 +51,6 @@ class LiveHost:
 
     def delete(self, d: Any) -> None:
         assert self.server.api("DELETE", f"/api/tables/{d.id}")[0] == 200
-
-
-class LiveDealer:
-    def __init__(self, server: Any, created: dict[str, Any]) -> None:
-        self.server, self.id, self.token = server, created["id"], created["dealer_token"]
-
-    def run(self, *bodies: dict[str, Any]) -> dict[str, Any]:
-        state: dict[str, Any] = {}
-        for body in bodies:
-            status, answer = self.server.api("POST", f"/api/tables/{self.id}/actions", body,
-                                             token=self.token)
-            assert status == 200, (body, answer)
-            state = answer["state"]
-        return state
 
 
 def page_for(browser: Browser, size: dict[str, int], theme: str, errors: list[str]) -> Page:
