@@ -52,12 +52,12 @@
       const tone = p.net > 0 ? "up" : p.net < 0 ? "down" : "even";
       body.append(h("tr", { dataset: { person: p.name } },
         h("th", { scope: "row", text: p.name }),
+        h(`td.num.net.${tone}`, { text: p.net ? signed(p.net) : "0" }),
         h("td.num.nights", { text: p.nights }),
         h("td.num.deals", { text: p.deals }),
         h("td.num.bought-in", { text: p.bought_in.toLocaleString() }),
         h("td.num.cashed-out", { text: p.cashed_out.toLocaleString() }),
         h("td.num.stack", { text: p.stack.toLocaleString() }),
-        h(`td.num.net.${tone}`, { text: p.net ? signed(p.net) : "0" }),
         h("td.num.biggest", { text: p.biggest_pot.toLocaleString() })));
     }
     $("season").hidden = !season.people.length;
@@ -115,33 +115,35 @@
     }
   }
 
-  async function change(method, path, body, done) {
+  async function change(method, path, body, done, form = null) {
     const status = $("people-status");
     try {
       await ask(path, { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       status.textContent = done;
+      if (form) form.reset();
       await load();
     } catch (err) {
       status.textContent = err.message;
     }
   }
 
-  function alias(method, name, is) {
+  function alias(method, name, is, form = null) {
     const done = method === "POST" ? `${name} is ${is} from now on.` : `${name} and ${is} are two people again.`;
-    return change(method, "/api/people/aliases", { name, is }, done);
+    return change(method, "/api/people/aliases", { name, is }, done, form);
   }
 
   $("range").addEventListener("submit", (e) => { e.preventDefault(); load(); });
   $("all-nights").addEventListener("click", () => { $("from").value = ""; $("to").value = ""; load(); });
   $("alias-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    alias("POST", $("alias-name").value, $("alias-is").value);
+    alias("POST", $("alias-name").value, $("alias-is").value, $("alias-form"));
   });
   $("handle-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("handle-name").value;
     change("PUT", `/api/people/${encodeURIComponent(name)}`, { pay_to: $("handle-pay").value },
-      $("handle-pay").value.trim() ? `${name}'s handle is kept.` : `${name}'s handle is removed.`);
+      $("handle-pay").value.trim() ? `${name}'s handle is kept.` : `${name}'s handle is removed.`,
+      $("handle-form"));
   });
   $("season-csv").addEventListener("click", async () => {
     try {

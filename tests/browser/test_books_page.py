@@ -152,8 +152,8 @@ def test_r76_r77_r78_books_two_nights_at_two_tables(chromium: Browser,
 
     def shown(row: tuple[Any, ...]) -> tuple[str, ...]:
         name, nights, deals, bought, cashed, stack, net, biggest = row
-        return (name, str(nights), str(deals), f"{bought:,}", f"{cashed:,}", f"{stack:,}",
-                f"{net:+,}" if net else "0", f"{biggest:,}")
+        return (name, f"{net:+,}" if net else "0", str(nights), str(deals), f"{bought:,}",
+                f"{cashed:,}", f"{stack:,}", f"{biggest:,}")
 
     assert season_rows() == [shown(r) for r in SEASON]
     expect(t.locator("#season-bank")).to_have_text(
