@@ -83,7 +83,11 @@ def later(rows: list[dict[str, Any]], days: int, keys: tuple[str, ...]) -> list[
         return (datetime.fromisoformat(text) + timedelta(days=days)).isoformat(
             timespec="seconds")
 
-    return [{**row, **{k: shift(row[k]) for k in keys}} for row in rows]
+    moved = [{**row, **{k: shift(row[k]) for k in keys}} for row in rows]
+    for row in moved:
+        if "day" in row:  # the day the deal counts for, in this server's time zone
+            row["day"] = storage.local_day(row["started"])
+    return moved
 
 
 def store(target: str, rebuilt: history.Rebuilt, tables: int) -> None:

@@ -153,7 +153,8 @@ class TableDays:
 
     def end(self, day: dict[str, Any]) -> Totals:
         """The totals the day's last deal left, the between-deal records after it too."""
-        text = day["after_json"] or day["next_json"]
+        text = day["after_json"] or storage.base_json_of(self.db, self.table_id,
+                                                         day["last"] + 1)
         if text is not None:
             return self.totals(text)
         # a table's last deal stored before its row kept what followed it: replay that deal

@@ -206,13 +206,17 @@ def refresh_season(db: Connection, table_id: str, day: str | None = None) -> Non
     finished deals' ``people_json``. Call inside :func:`write_transaction`."""
     one_day = "" if day is None else " AND day = ?"
     params = [table_id] if day is None else [table_id, day]
-    db.execute(f"DELETE FROM season_people WHERE table_id = ?{one_day}", params)
+    finished = f"table_id = ?{one_day} AND people_json IS NOT NULL AND taken_back IS NULL"
+    for summary in ("season_people", "season_days"):
+        db.execute(f"DELETE FROM {summary} WHERE table_id = ?{one_day}", params)
     db.execute(
         "INSERT INTO season_people (table_id, day, name, deals, biggest)"
         " SELECT d.table_id, d.day, j.key, COUNT(*), MAX(CAST(j.value AS BIGINT))"
-        f" FROM deals d, {db.json_pairs('d.people_json')} j"
-        f" WHERE d.table_id = ?{one_day.replace('day', 'd.day')} AND d.people_json IS NOT NULL"
-        " AND d.taken_back IS NULL GROUP BY d.table_id, d.day, j.key", params)
+        f" FROM (SELECT table_id, day, people_json FROM deals WHERE {finished}) d,"
+        f" {db.json_pairs('d.people_json')} j GROUP BY d.table_id, d.day, j.key", params)
+    db.execute("INSERT INTO season_days (table_id, day, first, last) SELECT table_id, day,"
+               f" MIN(number), MAX(number) FROM deals WHERE {finished} GROUP BY table_id, day",
+               params)
 
 
 def season_people(db: Connection) -> list[tuple[str, str, str, int, int]]:
@@ -224,16 +228,20 @@ def season_people(db: Connection) -> list[tuple[str, str, str, int, int]]:
 def season_days(db: Connection) -> list[dict[str, Any]]:
     """Per table and day, in order: its first and last finished deal, the totals the first
     started from and those the last left (``after_json``: NULL on a table's last deal
-    stored before schema step 4; then the next deal's base, ``next_json``, if any)."""
+    stored before schema step 4: :func:`base_json_of` the next deal, if any)."""
     return db.query(
-        "WITH days AS (SELECT table_id, day, MIN(number) AS first, MAX(number) AS last"
-        " FROM deals WHERE people_json IS NOT NULL AND taken_back IS NULL GROUP BY 1, 2)"
-        " SELECT days.table_id, days.day, days.first, days.last, f.base_json,"
-        " l.after_json, n.base_json AS next_json FROM days"
-        " JOIN deals f ON f.table_id = days.table_id AND f.number = days.first"
-        " JOIN deals l ON l.table_id = days.table_id AND l.number = days.last"
-        " LEFT JOIN deals n ON n.table_id = days.table_id AND n.number = days.last + 1"
-        " AND n.taken_back IS NULL ORDER BY days.table_id, days.first")
+        "SELECT s.table_id, s.day, s.first, s.last, f.base_json, l.after_json"
+        " FROM season_days s"
+        " JOIN deals f ON f.table_id = s.table_id AND f.number = s.first"
+        " JOIN deals l ON l.table_id = s.table_id AND l.number = s.last"
+        " ORDER BY s.table_id, s.first")
+
+
+def base_json_of(db: Connection, table_id: str, number: int) -> str | None:
+    """The totals deal ``number`` started from, if that deal counts."""
+    row = db.execute("SELECT base_json FROM deals WHERE table_id = ? AND number = ?"
+                     " AND taken_back IS NULL", [table_id, number]).fetchone()
+    return str(row[0]) if row else None
 
 
 def table_setups(db: Connection) -> dict[str, str]:

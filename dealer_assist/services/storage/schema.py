@@ -101,11 +101,12 @@ def _schema_4(db: Connection) -> None:
     once it is over, ``after_json``, the totals after it and the between-deal records that
     followed it, and ``people_json``, every player dealt in with their payout (``{"Ann": 14,
     "Bob": 0}``). ``season_people`` adds those up per table, day and person (deals dealt in,
-    largest payout), brought up to date whenever a deal's ``people_json`` changes, so that a
-    season of 30,000 deals reads a few thousand rows. ``people`` keeps a person's payment
-    handle, ``aliases`` the names the host said are one person (R77); both keyed by the name
-    as names are compared (``name_key``). Rows stored before this step are filled in
-    (:func:`fill_books`)."""
+    largest payout) and ``season_days`` keeps each table's day's first and last finished
+    deal, both brought up to date whenever a deal's ``people_json`` changes, so that a season
+    of 30,000 deals reads a few thousand rows and never scans the deals. ``people`` keeps a
+    person's payment handle, ``aliases`` the names the host said are one person (R77); both
+    keyed by the name as names are compared (``name_key``). Rows stored before this step are
+    filled in (:func:`fill_books`)."""
     for column in ("after_json", "people_json", "day"):
         db.execute(f"ALTER TABLE deals ADD COLUMN {column} TEXT")
     db.execute("CREATE INDEX deals_finished ON deals (table_id, day, number)"
@@ -118,6 +119,14 @@ def _schema_4(db: Connection) -> None:
             deals INTEGER NOT NULL,
             biggest INTEGER NOT NULL,
             PRIMARY KEY (table_id, day, name)
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE season_days (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            day TEXT NOT NULL,
+            first INTEGER NOT NULL,
+            last INTEGER NOT NULL,
+            PRIMARY KEY (table_id, day)
         )"""))
     db.execute(db.ddl("""
         CREATE TABLE people (
