@@ -81,6 +81,17 @@ def test_the_core_imports_no_web_storage_or_services() -> None:
     assert not wrong, wrong
 
 
+def test_the_core_imports_no_game() -> None:
+    """Issue 21: the game interface (``core/game.py``) is the core's; the games plug in, and
+    the table is given them by the services (a ``Catalogue``), as python-chess's core never
+    imports its variants."""
+    wrong = sorted(
+        (name, m) for name in MODULES if name.startswith("dealer_assist.core")
+        for m in imports(name)
+        if m == "dealer_assist.games" or m.startswith("dealer_assist.games."))
+    assert not wrong, wrong
+
+
 def test_the_games_and_services_import_no_web() -> None:
     banned = ("dealer_assist.web", "flask", "flask_socketio", "socketio")
     wrong = sorted(
@@ -207,12 +218,53 @@ def test_the_scan_covers_every_layer() -> None:
     assert not any(n.startswith("dealer_assist/games/") for n in names)
 
 
+# What a game carries of its own (issue 21): the king's pot, its king's hand, and the bank of
+# 21 Hand Hold'em, by their words and by the keys the game gives them; outside games/ they are
+# data (a place, a carried pot) that no file spells.
+GAME_OWN = re.compile(r"""king'?s[ _-]?(pot|hand)|["']bank["']|\bbank_after\b""", re.I)
+# Files that still spell them, each with the issue that takes it out: a list that only
+# shrinks (the test fails when a file listed here no longer needs to be).
+STILL_NAMING: dict[str, str] = {
+    "dealer_assist/services/history/books.py": "issue 24: the banker's words",
+    "dealer_assist/services/history/export.py": "issue 24: carried pots by key",
+    "dealer_assist/services/history/importing.py": "issue 24: carried pots by key",
+    "dealer_assist/services/history/view.py": "issue 24: carried pots by key",
+    "dealer_assist/services/storage/rows.py": "issue 24: the carried-after column",
+    "dealer_assist/services/storage/schema.py": "issue 24: the carried-after column",
+    "dealer_assist/services/tables.py": "issue 24: the carried-after column",
+    "dealer_assist/web/charts.py": "issue 24: a carried pot's chart",
+    "static/js/between.js": "issue 22: pages drawn from the metadata",
+    "static/js/common.js": "issue 22: pages drawn from the metadata",
+    "static/js/history.js": "issue 24: the history page from the metadata",
+    "static/js/phone.js": "issue 22: pages drawn from the metadata",
+    "static/js/tablet.js": "issue 22: pages drawn from the metadata",
+    "templates/phone.html": "issue 22: pages drawn from the metadata",
+    "templates/replay.html": "issue 24: the history page from the metadata",
+    "templates/tablet.html": "issue 22: pages drawn from the metadata",
+}
+
+
+def names_a_game(text: str) -> list[str]:
+    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {word}"
+             for word, pattern in game_words() for m in pattern.finditer(text)]
+    return found + [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+                    for m in GAME_OWN.finditer(text)]
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_module_outside_games_names_a_game(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {word}"
-             for word, pattern in game_words() for m in pattern.finditer(text)]
-    assert not found, found
+    name = path.relative_to(ROOT).as_posix()
+    found = names_a_game(text)
+    if name in STILL_NAMING:
+        assert found, f"{name} names no game any more: take it off STILL_NAMING"
+    else:
+        assert not found, found
+
+
+def test_the_scan_finds_what_a_game_carries() -> None:
+    assert names_a_game('state.kings_pot_words; s["bank"]; "King\'s hand"; bank_after')
+    assert not names_a_game("the banker holds what the table keeps; a bank of chips")
 
 
 def test_the_game_scan_finds_a_name() -> None:

@@ -17,6 +17,7 @@ import pytest
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.games.registry import new_setup
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import hash_token
 from dealer_assist.services.storage import Connection as Database
@@ -41,7 +42,7 @@ def load(store: tables.TableStore, db: Database, table_id: str = "t1") -> Table:
 
 def make(db: Database, table_id: str = "t1", variant: str = "texas_dozen",
          players: list[str] | None = None) -> TableSetup:
-    setup = TableSetup.create(variant, players or ["Ann", "Bob", "Cy"], None, "Friday")
+    setup = new_setup(variant, players or ["Ann", "Bob", "Cy"], None, "Friday")
     tables.insert_table(db, table_id, setup, hash_token("secret"))
     return setup
 

@@ -204,12 +204,13 @@ def season(db: Database, first: date | None = None, last: date | None = None
                 books, {day["day"]: dealt[table_id, day["day"]] for day in days})
     listed = [p for p in books.people.values() if p.deals or p.net or p.bought_in]
     listed.sort(key=lambda p: (-p.net, p.name.casefold()))
-    return {
+    answer: dict[str, Any] = {
         "from": first.isoformat() if first else None, "to": last.isoformat() if last else None,
-        "people": [p.to_json() for p in listed], "bank": books.bank,
-        "nights": sorted(books.nightly), "chart": cumulative(books, listed),
-        **books.directory.to_json(),
-    }
+        "people": [p.to_json() for p in listed]}
+    answer.update(bank=books.bank)  # R78's: what the tables keep, apart from the people
+    answer |= {"nights": sorted(books.nightly), "chart": cumulative(books, listed),
+               **books.directory.to_json()}
+    return answer
 
 
 def cumulative(books: Season, listed: Iterable[Person]) -> list[dict[str, Any]]:
@@ -239,5 +240,6 @@ def season_csv(answer: dict[str, Any]) -> str:
     writer.writerow(LEAGUE_COLUMNS)
     for person in answer["people"]:
         writer.writerow([csv_cell(person[c]) for c in LEAGUE_COLUMNS])
-    writer.writerow(["(held by the bank)", "", "", "", "", "", answer["bank"], ""])
+    held = -sum(person["net"] for person in answer["people"])  # the nets and it sum to 0
+    writer.writerow(["(kept by the tables)", "", "", "", "", "", held, ""])
     return out.getvalue()

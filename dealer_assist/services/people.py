@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer_assist.core.errors import SetupError
-from dealer_assist.core.table import MAX_NAME, clean_name, same_name_key
+from dealer_assist.core.names import MAX_NAME, clean_name, same_name_key
 from dealer_assist.services import storage
 from dealer_assist.services.storage import Connection as Database
 

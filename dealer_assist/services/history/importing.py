@@ -10,6 +10,7 @@ from typing import Any
 from dealer_assist.core.actions import Action
 from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
 from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import storage
 from dealer_assist.services.history.export import EXPORT_FORMAT, EXPORT_VERSION
 from dealer_assist.services.history.stored import (
@@ -71,7 +72,7 @@ def rebuild(data: Any) -> Rebuilt:
         raise ImportRefused(f"This server reads export version {EXPORT_VERSION}, not "
                             f"{str(data['version'])[:20]}.")
     try:
-        setup = TableSetup.from_json(data["setup"])
+        setup = setup_from_json(data["setup"])
     except DealerAssistError as err:
         raise ImportRefused(f"The file's setup is refused: {err}") from None
     except (KeyError, TypeError, AttributeError):
@@ -92,7 +93,7 @@ def rebuild(data: Any) -> Rebuilt:
                                 "be numbered 1, 2, 3... in order.")
         stamp = import_time(record["time"], where)
         try:
-            action = Action.from_json(record["action"])
+            action = Action.from_json(record["action"], setup.catalogue.place_fields)
             before = table
             table = table.apply(action)
         except DealerAssistError as err:

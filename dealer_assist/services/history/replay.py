@@ -27,7 +27,7 @@ def replay_deal(stored: Stored, number: int, *, dealer: bool,
     # from its start: a start_deal that was undone before it (R74) is not this deal's
     for record in (r for r in stored.records
                    if r["deal"] == number and r["seq"] >= deal["start_seq"]):
-        action = Action.from_json(record["action"])
+        action = Action.from_json(record["action"], stored.setup.catalogue.place_fields)
         logged = len(table.deal.log) if table.deal and action.type != "start_deal" else 0
         table = table.apply(action)
         assert table.deal is not None

@@ -81,7 +81,9 @@ def current_table(stored: Stored) -> Table:
     rows = [(d["start_seq"], stored.bases[d["number"]]) for d in reversed(stored.deals[-2:])]
 
     def records_since(seq: int) -> list[Action]:
-        return [Action.from_json(r["action"]) for r in stored.records if r["seq"] >= seq]
+        fields = stored.setup.catalogue.place_fields
+        return [Action.from_json(r["action"], fields) for r in stored.records
+                if r["seq"] >= seq]
 
     return replay_latest(stored.setup, rows, records_since)
 

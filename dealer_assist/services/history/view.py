@@ -104,7 +104,7 @@ def table_history(stored: Stored) -> dict[str, Any]:
                               else []),
         }
         if "bank" in game.state_fields:
-            out["bank_after"] = totals.bank if totals is not None else None
+            out["bank_after"] = totals.carried.get("bank", 0) if totals is not None else None
         deals.append(out)
     settled = now.totals if now.deal_over else now.base
     history: dict[str, Any] = {
