@@ -417,3 +417,45 @@ def random_night_adds_up(client: FlaskClient, d: Dealer, rng: random.Random) -> 
         # a leaver's line ends at the cash-out, marked, with the chips they took
         assert (line[-1]["stack"], line[-1]["mark"] == "cash_out") == (
             (player["cashed_out"], True) if player["left"] else (player["stack"], False))
+
+
+# --------------------------------------------------------------------------- schema step 5
+def test_step_5_folds_the_per_pot_column_into_carried_after(
+    database: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A database from before step 5 keeps the king's pot after each deal in a column of its
+    own; step 5 moves it into the general ``carried_after`` by key, and the API's
+    ``kings_pot_after`` reads the same as before (API.md: names never change)."""
+    with monkeypatch.context() as before:
+        before.setattr(storage.schema, "MIGRATIONS", storage.MIGRATIONS[:4])
+        storage.init_db(database)
+    db = storage.connect(database)
+    try:
+        with storage.write_transaction(db):
+            db.execute("INSERT INTO tables (id, name, variant, setup_json, token_hash, created)"
+                       " VALUES ('t1', 'Old', 'kings_pot', '{}', 'x', '2026-11-20T12:00:00+00:00')")
+            for number, pot in ((1, 4), (2, None)):
+                db.execute("INSERT INTO deals (table_id, number, start_seq, base_json, started,"
+                           " variant, kings_pot_after) VALUES ('t1', ?, ?, '{}', ?, ?, ?)",
+                           [number, number, "2026-11-20T12:00:00+00:00",
+                            "kings_pot" if pot is not None else "texas_dozen", pot])
+    finally:
+        db.close()
+    storage.init_db(database)
+    db = storage.connect(database)
+    try:
+        assert storage.schema_version(db) == len(storage.MIGRATIONS) >= 5
+        assert [row[0] for row in db.execute(
+            "SELECT carried_after FROM deals ORDER BY number")] == ['{"kings_pot": 4}', None]
+        deals = storage.list_deals(db, "t1")
+        assert deals[0]["kings_pot_after"] == 4 and "kings_pot_after" not in deals[1]
+    finally:
+        db.close()
+
+
+def test_the_deals_list_keeps_each_pot_field(client: FlaskClient, season: dict[str, str]) -> None:
+    """Every deal of ``GET .../deals`` has ``kings_pot_after`` as before (None where its game
+    keeps no king's pot) and, added, the other games' pots' fields."""
+    deals = get(client, f"/api/tables/{season['friday']}/deals")
+    assert [(d["kings_pot_after"], d["bank_after"]) for d in deals] == [
+        (0, None), (2, None), (5, None), (None, None)]

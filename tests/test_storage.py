@@ -63,7 +63,7 @@ def test_schema_is_made_once_and_migrations_are_recorded(database: str) -> None:
     assert db.columns("deals") == [
         "table_id", "number", "start_seq", "base_json", "dealer", "started", "finished",
         "result_json", "kings_pot_after", "variant", "taken_back", "after_json", "people_json",
-        "day"]
+        "day", "carried_after"]
     assert {"people", "aliases", "season_people", "season_days"} <= set(db.table_names())
     db.close()
 

@@ -9,6 +9,8 @@ knows which game keeps which pot.
 
 from __future__ import annotations
 
+from typing import Any
+
 from dealer_assist.core.deal import CarriedPot, Totals
 from dealer_assist.games.registry import all_games, carried_pot, game_class
 
@@ -37,6 +39,17 @@ def game_pot_keys() -> tuple[str, ...]:
     for game in all_games():
         keys += [p.key for p in game.carried_pots if p.key not in keys]
     return tuple(keys)
+
+
+def with_pot_fields(deal: dict[str, Any]) -> dict[str, Any]:
+    """A deal row (``storage.list_deals``) as the API lists it: after its result, a
+    ``<key>_after`` for every game's pot, None where the deal's game keeps none of it."""
+    out: dict[str, Any] = {}
+    for name, value in deal.items():
+        out[name] = value
+        if name == "result":
+            out |= {f"{key}_after": deal.get(f"{key}_after") for key in game_pot_keys()}
+    return out
 
 
 def pots_of_game(variant: str) -> tuple[str, ...]:

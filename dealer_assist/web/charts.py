@@ -382,7 +382,7 @@ def carried_chart(history: dict[str, Any], key: str, width: int = WIDTH) -> str:
 
 
 def carried_charts(history: dict[str, Any]) -> dict[str, Callable[..., str]]:
-    """The chart of each pot the table keeps, by its name in URLs ("kings-pot")."""
+    """The chart of each pot the table keeps, by its name in URLs (its key, dashed)."""
     return {p["key"].replace("_", "-"): partial(carried_chart, key=p["key"])
             for p in history["carried"]}
 

@@ -8,11 +8,11 @@ held in cash by the **banker**: the host, unless the table names a seated player
 (``rules.banker``). The banker is one more party in the settle-up, with the balance of what the
 table holds now minus what it held at the start (a bank's 21 chips, R50; nothing in the other
 games): the balances then sum to zero (R3) and every transfer is between people. The banker
-is told what they hold and why ("Ann holds 6 for the king's pot"); in transfers the host is
-``null``.
+is told what they hold and why, in the words of the game that keeps the pot ("Ann holds 6"
+and the pot's ``held_for``); in transfers the host is ``null``.
 
-The same settle-up squares one night (:func:`period_books`): each person's net over the night,
-and the banker's balance of what the table holds at its end minus at its start.
+The same settle-up squares one night (``nights.night_summary``): each person's net over the
+night, and the banker's balance of what the table holds at its end minus at its start.
 """
 
 from __future__ import annotations
@@ -83,7 +83,8 @@ def and_list(words: list[str]) -> str:
 
 def banker_words(banker: str | None, now: Mapping[str, int], start: int, *,
                  start_words: str = "held {start} at the start") -> str | None:
-    """What the banker holds and why, as a sentence ("Ann holds 6 for the king's pot."), or
+    """What the banker holds and why, as a sentence ("Ann holds 2 carried to the next deal's
+    pot."), or
     None when the table holds nothing and held nothing. ``start``: what the banker held (or
     stood for) when the span began; ``start_words`` says it."""
     who = party(banker)

@@ -27,9 +27,9 @@ def csv_cell(value: Any) -> Any:
 
 def deals_csv(stored: Stored) -> str:
     """One row per deal: number, started, finished, dealer, winners, winning lines, each
-    player's payout, each pot the table kept after it (``kings_pot_after``: every deal once a
-    deal played for it, R72), what waited through the deal, and the rebuys and adjustments
-    that followed it."""
+    player's payout, each pot the table kept after it (``<key>_after``: every deal once a deal
+    played for it, R72), what waited through the deal, and the rebuys and adjustments that
+    followed it."""
     history = table_history(stored)
     players, pots = history["players"], [p["key"] for p in history["carried"]]
     out = io.StringIO()

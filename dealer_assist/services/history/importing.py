@@ -114,7 +114,7 @@ def rebuild(data: Any) -> Rebuilt:
                           "base_json": json.dumps(before.totals.to_json()), "started": stamp,
                           "day": storage.local_day(stamp),
                           "finished": None, "variant": table.game.variant, "taken_back": None,
-                          "dealer": None, "result_json": None, "kings_pot_after": None,
+                          "dealer": None, "result_json": None, "carried_after": None,
                           "after_json": None, "people_json": None})
         if action.type == "undo" and before.lone_start:
             deals[-1]["taken_back"] = 1  # the start was undone (R74)
@@ -125,7 +125,7 @@ def rebuild(data: Any) -> Rebuilt:
         row = deals[-1]
         row.update(dealer=now.dealer, result_json=now.result_json,
                    finished=(row["finished"] or stamp) if now.over else None,
-                   kings_pot_after=now.kings_pot_after, after_json=now.after_json,
+                   carried_after=now.carried_after, after_json=now.after_json,
                    people_json=now.people_json)
     check_deals(data.get("deals"), deals)
     return Rebuilt(setup, table_created(data.get("table")), actions, deals)
@@ -155,7 +155,8 @@ def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
                     "variant": mine["variant"],
                     "start_seq": mine["start_seq"],
                     "result": json.loads(mine["result_json"]) if mine["result_json"] else None,
-                    "kings_pot_after": mine["kings_pot_after"]}
+                    **{f"{key}_after": amount for key, amount
+                       in json.loads(mine["carried_after"] or "{}").items()}}
         for key, value in replayed.items():
             if key in theirs and theirs[key] != value:
                 raise ImportRefused(f"The file's deal {mine['number']} does not match its "

@@ -12,7 +12,7 @@ from typing import Any
 from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.table import Table, TableSetup
-from dealer_assist.services import storage
+from dealer_assist.services import carried, storage
 from dealer_assist.services.people import People, read_people
 from dealer_assist.services.storage import Connection as Database
 from dealer_assist.services.tables import replay_latest, setup_of
@@ -45,7 +45,8 @@ def read_table(db: Database, table_id: str) -> Stored | None:
         row = storage.table_row(db, table_id)
         if row is None:
             return None
-        deals = storage.list_deals(db, table_id, taken_back=False)
+        deals = [carried.with_pot_fields(deal)
+                 for deal in storage.list_deals(db, table_id, taken_back=False)]
         records = [
             {"seq": r["seq"], "deal": r["deal_number"], "time": r["created"],
              "action": json.loads(r["record_json"])}

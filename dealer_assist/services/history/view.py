@@ -103,8 +103,6 @@ def table_history(stored: Stored) -> dict[str, Any]:
             "carried_after": (carried_after(totals, variant, kept) if totals is not None
                               else []),
         }
-        if "bank" in game.state_fields:
-            out["bank_after"] = totals.carried.get("bank", 0) if totals is not None else None
         deals.append(out)
     settled = now.totals if now.deal_over else now.base
     history: dict[str, Any] = {
@@ -125,7 +123,7 @@ def table_history(stored: Stored) -> dict[str, Any]:
                     for key in kept_pots(stored)],
         "ledger": table_ledger(stored, now),
     }
-    for pot in history["carried"]:  # e.g. "kings_pot": 5, as the state names it
+    for pot in history["carried"]:  # each also as a field of its own, as the state names it
         history[pot["key"]] = pot["amount"]
     if game.deals_per_game is not None:
         last = stored.deals[-1]["result"] if stored.deals else None

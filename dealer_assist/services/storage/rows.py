@@ -89,7 +89,7 @@ class DealNow:
     dealer: str
     result_json: str | None
     over: bool
-    kings_pot_after: int | None
+    carried_after: str  # JSON: each pot the deal's game keeps, by key ({"<key>": 20})
     after_json: str | None = None  # once over: the totals after it and the records after it
     people_json: str | None = None  # once over: {name: payout} of everyone dealt in
 
@@ -125,7 +125,7 @@ def append_record(db: Connection, record: RecordRow) -> None:
                 " day) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE"
                 " SET start_seq = excluded.start_seq, base_json = excluded.base_json,"
                 " started = excluded.started, variant = excluded.variant, dealer = NULL,"
-                " finished = NULL, result_json = NULL, kings_pot_after = NULL, after_json = NULL,"
+                " finished = NULL, result_json = NULL, carried_after = NULL, after_json = NULL,"
                 " people_json = NULL, day = excluded.day, taken_back = NULL"
                 " WHERE deals.taken_back = 1",
                 [table_id, number, record.seq, record.start.base_json, stamp,
@@ -146,8 +146,8 @@ def append_record(db: Connection, record: RecordRow) -> None:
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
-        " kings_pot_after = ?, after_json = ?, people_json = ? WHERE table_id = ? AND number = ?",
-        [deal.dealer, deal.result_json, deal.over, stamp, deal.kings_pot_after,
+        " carried_after = ?, after_json = ?, people_json = ? WHERE table_id = ? AND number = ?",
+        [deal.dealer, deal.result_json, deal.over, stamp, deal.carried_after,
          deal.after_json, deal.people_json, table_id, number],
     )
     if was is not None and was[0] != deal.people_json:  # over, or its result undone
@@ -156,23 +156,26 @@ def append_record(db: Connection, record: RecordRow) -> None:
 
 # --------------------------------------------------------------------------- history
 def _deal_out(row: dict[str, Any]) -> dict[str, Any]:
+    """A deal row as the API gives it: each pot its game keeps as ``<key>_after``."""
+    kept = json.loads(row["carried_after"]) if row["carried_after"] else {}
     return {
         "number": row["number"], "dealer": row["dealer"], "started": row["started"],
         "finished": row["finished"], "start_seq": row["start_seq"],
         "result": json.loads(row["result_json"]) if row["result_json"] else None,
-        "kings_pot_after": row["kings_pot_after"], "variant": row.get("variant"),
+        **{f"{key}_after": amount for key, amount in kept.items()},
+        "variant": row.get("variant"),
         **({"taken_back": True} if row.get("taken_back") else {}),
     }
 
 
-DEAL_COLUMNS = ("number, dealer, started, finished, start_seq, result_json, kings_pot_after,"
+DEAL_COLUMNS = ("number, dealer, started, finished, start_seq, result_json, carried_after,"
                 " variant, taken_back")
 
 
 def list_deals(db: Connection, table_id: str, *, taken_back: bool = True
                ) -> list[dict[str, Any]]:
     """The table's deals in order: number, dealer, started, finished, start_seq, result,
-    kings_pot_after (None where the game has no king's pot) and variant; a deal whose start
+    each pot the deal's game keeps after it (``<key>_after``) and variant; a deal whose start
     was undone (R74) is marked ``taken_back`` (left out when ``taken_back`` is False)."""
     where = "" if taken_back else " AND taken_back IS NULL"
     return [_deal_out(row) for row in db.query(

@@ -176,11 +176,30 @@ def fill_books(db: Connection) -> None:
         refresh_season(db, table_id)
 
 
+def _schema_5(db: Connection) -> None:
+    """A deal's row keeps every pot its game keeps between deals, by the key the game names it
+    (``carried_after``: JSON such as ``{"<key>": 20}``; ``{}`` for a game that keeps none), so
+    that no column is one game's. The per-pot column of step 1 (``<key>_after``) is folded
+    into it; it stays in the table, empty from now on (dropping a column needs SQLite 3.35,
+    which not every Python on Linux has)."""
+    db.execute("ALTER TABLE deals ADD COLUMN carried_after TEXT")
+    for column in db.columns("deals"):
+        if not column.endswith("_after") or column == "carried_after":
+            continue
+        key = column.removesuffix("_after")
+        db.executemany(
+            "UPDATE deals SET carried_after = ? WHERE table_id = ? AND number = ?",
+            [[json.dumps({key: amount}), table_id, number] for table_id, number, amount
+             in db.execute(f"SELECT table_id, number, {column} FROM deals"
+                           f" WHERE {column} IS NOT NULL").fetchall()])
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("tables, actions and deals", _schema_1),
     ("dealer devices: tokens and pairing codes", _schema_2),
     ("each deal's game", _schema_3),
     ("the host's books: deals' people and totals after, people, aliases", _schema_4),
+    ("each pot a deal kept, by key", _schema_5),
 ]
 
 
