@@ -53,6 +53,8 @@ def refuse_lone_surrogates(body: Any) -> None:
     here, not a 500 when the refusal that names it is written out."""
     try:
         json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except RecursionError:  # nested deeper than the encoder goes: no body of ours is
+        raise ApiError(400, "The body is nested too deeply to be a request.") from None
     except UnicodeEncodeError:
         raise ApiError(400, "The body holds a lone surrogate (an unpaired \\ud800-\\udfff "
                             "escape): send the text as it is typed.") from None
