@@ -86,6 +86,7 @@ class HouseRules:
     wilds: Wilds = Wilds.NONE
     buy_in: int = 100
     draw_for_blind: bool = False  # the low-card draw for the first blind (R51)
+    banker: str | None = None  # R76: the seated player who holds the table's chips in cash
 
     @classmethod
     def for_game(cls, game: type[GameRules], given: dict[str, Any] | None) -> HouseRules:
@@ -108,6 +109,10 @@ class HouseRules:
                      "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
                                    0 if name in ("ante", "small_blind") else 1)
+        banker = values.get("banker")
+        if banker is not None and (not isinstance(banker, str) or not banker.strip()
+                                   or len(banker) > 80):
+            raise SetupError("banker must be the name of a player at the table.")
         for name in ("river_raise", "draw_for_blind"):
             if not isinstance(values.get(name, False), bool):
                 raise SetupError(f"{name} must be true or false.")
@@ -142,7 +147,9 @@ class HouseRules:
 
     @cached_property
     def _json(self) -> dict[str, Any]:  # every state carries the rules: worked out once
-        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()}
+        # no banker named: the host holds the table's chips (R76), and the rules read as before
+        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()
+                if k != "banker" or v is not None}
 
 
 class RuleKind(StrEnum):
@@ -151,6 +158,7 @@ class RuleKind(StrEnum):
     CHIPS = "chips"
     CHOICE = "choice"
     BOOL = "bool"
+    PLAYER = "player"  # one of the table's players, or none
 
 
 @dataclass(frozen=True)
@@ -214,6 +222,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         (Wilds.DEUCES.value, "Deuces", "deuces wild"))),
     RuleSpec("draw_for_blind", "Draw for the first blind", RuleKind.BOOL,
              help="lowest card takes it; else the first player listed"),
+    RuleSpec("banker", "Banker", RuleKind.PLAYER,
+             help="the player who holds in cash what the table keeps; else the host (R76)"),
 )
 RULE_SPEC: dict[str, RuleSpec] = {spec.name: spec for spec in RULE_SPECS}
 
@@ -235,7 +245,8 @@ def rules_line(rules: Mapping[str, Any]) -> str:
         bits.append(f"blinds {rules['small_blind']}/{rules['big_blind']}")
     for spec in RULE_SPECS:
         if spec.name in ("betting", "small_blind", "big_blind", "buy_in") or (
-                spec.name not in rules or not spec.applies(betting)):
+                spec.name not in rules or not spec.applies(betting)
+                or spec.kind is RuleKind.PLAYER):  # who holds the cash is no game's rule
             continue
         value = rules[spec.name]
         short = spec.short or spec.label.lower()
