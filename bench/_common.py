@@ -326,7 +326,7 @@ def _client_main(job: ClientJob, ready: Any, stop: Any, out: Any) -> None:
     ``state`` received with perf_counter until ``stop`` is set; then send the stamps."""
     import socketio
 
-    from dealer_assist.web.patch import apply_in_place
+    from tests.patching import apply_in_place
 
     async def run() -> dict[str, list[list[tuple[int, float]]]]:
         stamps: dict[str, list[list[tuple[int, float]]]] = {}
@@ -628,14 +628,14 @@ def serve(argv: list[str]) -> None:
     from dealer_assist.services import storage
 
     if args.synchronous:
-        setup = storage.connect_with
+        setup = storage.sqlite.connect_with
 
         def connect_with(conn: Any, *more: Any) -> Any:
             db = setup(conn, *more)
             db.execute(f"PRAGMA synchronous = {args.synchronous}")
             return db
 
-        storage.connect_with = connect_with  # type: ignore[assignment]
+        storage.sqlite.connect_with = connect_with  # type: ignore[assignment]
     if args.pool_keep is not None:
         keep_pool(args.pool_keep)
     if args.sync_in_commit:

@@ -113,14 +113,14 @@ def in_process(db_path: Path, bodies: dict[str, list[dict[str, Any]]],
     pool = storage.ConnectionPool
     if pool_keep is not None:
         keep_pool(pool_keep)
-    setup = storage.connect_with
+    setup = storage.sqlite.connect_with
 
     def connect_with(conn: Any, *more: Any) -> Any:
         db = setup(conn, *more)
         db.execute(f"PRAGMA synchronous = {synchronous}")
         return db
 
-    storage.connect_with = connect_with  # type: ignore[assignment]
+    storage.sqlite.connect_with = connect_with  # type: ignore[assignment]
     try:
         app = create_app(db_path=db_path)
         client = app.test_client()
@@ -134,7 +134,7 @@ def in_process(db_path: Path, bodies: dict[str, list[dict[str, Any]]],
 
         return alternate(bodies, post)
     finally:
-        storage.connect_with = setup  # type: ignore[assignment]
+        storage.sqlite.connect_with = setup  # type: ignore[assignment]
         storage.ConnectionPool = pool  # type: ignore[misc]
 
 

@@ -520,9 +520,6 @@ NOT_YET_BUILT: dict[int, str] = {
     65: "issue 23: the bomb pot",
     66: "issue 23: run it twice",
     67: "issue 23: cards tabled at an all-in, with equity",
-    76: "issue 24: the banker",
-    77: "issue 24: a person across tables",
-    78: "issue 24: the season",
 }
 
 

@@ -9,8 +9,9 @@ import orjson
 import pytest
 
 from dealer_assist.core.actions import ACTION_TYPES, Action, ActionType
+from dealer_assist.core.cards import Wilds
 from dealer_assist.core.errors import SetupError
-from dealer_assist.core.rules import Betting, OddChip, Wilds
+from dealer_assist.core.rules import Betting, OddChip
 from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 

@@ -231,7 +231,7 @@ def test_replay_follows_undo_records(client: FlaskClient) -> None:
 
 
 # --------------------------------------------------------------------------- ledger
-def test_ledger_buy_ins_stacks_nets_and_fewest_transfers(night: Recorder) -> None:
+def test_r76_ledger_buy_ins_stacks_nets_and_transfers_between_people(night: Recorder) -> None:
     ledger = get(night, "/ledger")
     assert [(p["name"], p["bought_in"], p["stack"], p["net"]) for p in ledger["players"]] == [
         ("Ann", 100, 97, -3), ("Bob", 150, 138, -12), ("Cy", 100, 110, 10)]
@@ -244,10 +244,20 @@ def test_ledger_buy_ins_stacks_nets_and_fewest_transfers(night: Recorder) -> Non
         (-3, "Ann")]
     assert ledger["on_table"] == {"kings_pot": 5, "bank": 0, "carried": 0, "off_table": 0,
                                   "total": 5, "started_with": 0, "net": 5}
-    # the king's pot belongs to the table (R28): its 5 chips are paid into the kitty (null)
-    assert ledger["transfers"] == [{"from": "Bob", "to": "Cy", "amount": 10},
-                                   {"from": "Ann", "to": None, "amount": 3},
-                                   {"from": "Bob", "to": None, "amount": 2}]
+    # the king's pot belongs to the table (R28): its 5 chips are held in cash by the banker,
+    # here the host (null), to whom they are paid (R76)
+    assert ledger["transfers"] == [
+        {"from": "Bob", "to": "Cy", "amount": 10, "words": "Bob pays Cy 10"},
+        {"from": "Ann", "to": None, "amount": 3, "words": "Ann pays the host 3"},
+        {"from": "Bob", "to": None, "amount": 2, "words": "Bob pays the host 2"}]
+    assert ledger["banker"] == {
+        "name": None, "host": True, "holds": 5, "start": 0, "net": 5,
+        "held": [{"key": "kings_pot", "title": "King's pot", "amount": 5,
+                  "held_for": "for the king's pot"}],
+        "words": "The host holds 5 for the king's pot."}
+    assert ledger["text"].splitlines() == [
+        "Friday: settle-up after deal 3", "Bob pays Cy 10", "Ann pays the host 3",
+        "Bob pays the host 2", "The host holds 5 for the king's pot."]
     assert ledger["fewest"] is True
     assert (ledger["as_of_deal"], ledger["deal_in_play"]) == (3, None)
 
@@ -261,7 +271,8 @@ def test_ledger_while_a_deal_is_in_play_is_as_before_it(night: Recorder) -> None
     assert get(night, "/history")["deals"][3]["in_play"] is True
 
 
-def test_ledger_of_twenty_one_hand_holdem_pays_out_the_bank(client: FlaskClient) -> None:
+def test_r76_ledger_of_twenty_one_hand_holdem_the_banker_pays_out_the_bank(
+        client: FlaskClient) -> None:
     """Heads up, the blind always sits out: Bob takes 11 bank chips and Ann 10 (R50, R55);
     the bank's 21 chips were the table's, so the table pays them out."""
     d = new_recorder(client, "twenty_one_hand_holdem", ["Ann", "Bob"], name="21")
@@ -273,8 +284,11 @@ def test_ledger_of_twenty_one_hand_holdem_pays_out_the_bank(client: FlaskClient)
         ("Ann", 4, 14, 10), ("Bob", 4, 15, 11)]
     assert ledger["on_table"] | {} == {"kings_pot": 0, "bank": 0, "carried": 0, "off_table": 0,
                                        "total": 0, "started_with": 21, "net": -21}
-    assert ledger["transfers"] == [{"from": None, "to": "Bob", "amount": 11},
-                                   {"from": None, "to": "Ann", "amount": 10}]
+    assert ledger["transfers"] == [
+        {"from": None, "to": "Bob", "amount": 11, "words": "The host pays Bob 11"},
+        {"from": None, "to": "Ann", "amount": 10, "words": "The host pays Ann 10"}]
+    assert ledger["banker"]["words"] == ("The host stands for the 21 chips the table started "
+                                         "with and holds nothing now: the host pays out 21.")
     h = get(d, "/history")
     assert h["game"] == {"game_winner": "Bob", "standings": [{"name": "Bob", "chips": 15},
                                                              {"name": "Ann", "chips": 14}],
@@ -328,13 +342,13 @@ def test_export_csv_one_row_per_deal(night: Recorder) -> None:
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     assert rows[0] == ["number", "started", "finished", "dealer", "winners", "winning_lines",
                        "payout Ann", "payout Bob", "payout Cy", "kings_pot_after",
-                       "between_deals", "game"]
+                       "waiting", "between_deals", "game"]
     assert [[r[0], r[3], r[4], r[5], *r[6:]] for r in rows[1:]] == [
-        ["1", "Ann", "Cy", "king", "0", "0", "14", "0",
+        ["1", "Ann", "Cy", "king", "0", "0", "14", "0", "",
          "Bob buys in for 50 more; Adjustment: Cy gives 3 to Ann (Ann's ante was counted "
          "twice)", "King's Pot"],
-        ["2", "Bob", "Cy", "", "0", "0", "0", "2", "", "King's Pot"],
-        ["3", "Cy", "Cy", "row2", "0", "0", "9", "5", "", "King's Pot"],
+        ["2", "Bob", "Cy", "", "0", "0", "0", "2", "", "", "King's Pot"],
+        ["3", "Cy", "Cy", "row2", "0", "0", "9", "5", "", "", "King's Pot"],
     ]
     deals = get(night, "/deals")
     assert [(r[1], r[2]) for r in rows[1:]] == [(d["started"], d["finished"]) for d in deals]

@@ -16,9 +16,10 @@ from conftest import Dealer, Server
 from engineio import packet
 from flask import Flask
 from flask_socketio import SocketIO, SocketIOTestClient
+from patching import apply_patch
 
 from dealer_assist.services.send_queue import NewestStateQueue
-from dealer_assist.web.patch import apply_patch, state_patch
+from dealer_assist.web.patch import state_patch
 
 pytestmark = pytest.mark.timeout(120)
 

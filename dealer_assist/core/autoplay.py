@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dealer_assist.core.cards import FULL_DECK, JOKERS
+from dealer_assist.core.cards import FULL_DECK, JOKERS, Wilds
 from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
 from dealer_assist.core.step import Step, StepKind
@@ -30,7 +30,7 @@ def unused_cards(table: Table) -> list[str]:
     if deal is not None:  # a card recorded by rank alone still took one card of that rank
         for rank in (c for p in deal.players for c in p.cards if len(c) == 1):
             cards.remove(next(c for c in cards if c[0] == rank))
-    if table.setup.rules.wilds == "jokers":
+    if table.setup.rules.wilds is Wilds.JOKERS:
         cards += [j for j in JOKERS if j not in known]
     return cards
 

@@ -12,6 +12,7 @@ from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, Round, Stake, chips
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase, check_turn
+from dealer_assist.core.rules import Betting
 from dealer_assist.core.step import BetOffer, Step, StepKind
 
 # R5 fixed limit: one bet and three raises a round (pre-flop the big blind is the bet)
@@ -167,14 +168,14 @@ def limits(deal: Deal, p: Player) -> Limits:
     current = rnd.current
     to_call = current - p.round_bet
     most = p.round_bet + p.stack // k
-    fixed = rules.betting == "fixed_limit"
+    fixed = rules.betting is Betting.FIXED_LIMIT
     if fixed:
         smallest = largest = current + rnd.bet_size
     else:
         # an opening bet below the minimum is an all-in: the next raise is still at least
         # the minimum bet more (R5), so last_raise never falls below it
         smallest = current + max(rnd.last_raise, 1)
-        if rules.betting == "pot_limit":
+        if rules.betting is Betting.POT_LIMIT:
             # the smallest bet is always allowed, even into an empty pot
             largest = max(current + deal.pot_total() + to_call, smallest)
         else:
@@ -194,7 +195,7 @@ def closed_because(deal: Deal, p: Player, most: int) -> str | None:
         # together they raise what it last faced by a full raise
         return ("the all-in for less than a full raise did not reopen the betting; "
                 "call or fold.")
-    if deal.rules.betting == "fixed_limit" and rnd.raises >= FIXED_LIMIT_BETS:
+    if deal.rules.betting is Betting.FIXED_LIMIT and rnd.raises >= FIXED_LIMIT_BETS:
         return "a round allows one bet and three raises."
     # a raise nobody can call would only come back (R5); a seat of several cards may fold
     # all but one to call more (R24)
@@ -235,7 +236,6 @@ def return_uncalled(deal: Deal) -> None:
 class BettingPhase(Phase):
     """A betting round (R5, R6, R24): check, call, bet, raise, all in, fold."""
 
-    kind = "bet"
 
     def __init__(self, index: int, *, early: bool, preflop: bool = False) -> None:
         self.index = index
@@ -248,7 +248,7 @@ class BettingPhase(Phase):
         bet_size = rules.small_bet if self.early else rules.big_bet
         opener = deal.game.opener(deal, self)
         rnd = Round(index=self.index, bet_size=bet_size, opener=opener)
-        rnd.last_raise = bet_size if rules.betting == "fixed_limit" else rules.min_bet
+        rnd.last_raise = bet_size if rules.betting is Betting.FIXED_LIMIT else rules.min_bet
         for p in deal.players:
             p.acted = False
             if not self.preflop:
@@ -374,7 +374,7 @@ class BettingPhase(Phase):
         # in fixed limit at the round's size
         if not rnd.current:
             full = True
-        elif deal.rules.betting == "fixed_limit":
+        elif deal.rules.betting is Betting.FIXED_LIMIT:
             full = total == allowed.smallest
         else:
             full = increment >= rnd.last_raise
@@ -386,7 +386,7 @@ class BettingPhase(Phase):
                 if other.seat != p.seat:
                     other.acted = False
             rnd.raises += 1
-            if deal.rules.betting != "fixed_limit":
+            if deal.rules.betting is not Betting.FIXED_LIMIT:
                 rnd.last_raise = max(increment, rnd.last_raise)
         rnd.current = total
         tail = " and is all in" if p.status == PlayerStatus.ALL_IN else ""

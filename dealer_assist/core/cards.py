@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from enum import StrEnum
 
 from dealer_assist.core.errors import BadCardError
 
@@ -104,11 +105,19 @@ def parse_cards(
     return [parse_card(c, jokers=jokers, rank_only=rank_only) for c in items]
 
 
-def is_wild(card: str, wilds: str) -> bool:
+class Wilds(StrEnum):
+    """R54: which cards are wild (the house rule ``wilds``)."""
+
+    NONE = "none"
+    JOKERS = "jokers"
+    DEUCES = "deuces"
+
+
+def is_wild(card: str, wilds: Wilds) -> bool:
     """Whether ``card`` is wild under ``rules.wilds`` (R54)."""
-    if wilds == "jokers":
+    if wilds == Wilds.JOKERS:
         return card in JOKERS
-    if wilds == "deuces":
+    if wilds == Wilds.DEUCES:
         return card[0] == "2"
     return False
 

@@ -14,12 +14,12 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.cards import parse_card, pretty
+from dealer_assist.core.cards import Wilds, parse_card, pretty
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
 from dealer_assist.core.result import BET_POT, PotShare, Result
-from dealer_assist.core.rules import HouseRules, OddChip, Wilds
+from dealer_assist.core.rules import HouseRules, OddChip
 from dealer_assist.core.step import Step
 
 if TYPE_CHECKING:
@@ -214,7 +214,6 @@ class Deal:
     dealt: bool = False  # the cards are out: from now one player left ends the deal
     blinds: tuple[int, ...] = ()  # the seats that posted blinds, the big (or only) one last
     button: int | None = None  # where the game put the button, if not on the dealer (R51)
-    blind_draws: list[dict[str, str]] = field(default_factory=list)  # R51: round by round
 
     # ----------------------------------------------------------------- names and seats
     def player(self, name: str | None) -> Player:
@@ -417,7 +416,6 @@ class Deal:
         twin.result = None if self.result is None else self.result.copy()
         twin.log = self.log.copy()
         twin.phase_state = self.phase_state.copy()
-        twin.blind_draws = list(self.blind_draws)
         return twin
 
     def step(self) -> Step:

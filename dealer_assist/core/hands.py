@@ -29,15 +29,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import combinations
 
 from dealer_assist.core import evaluator
-from dealer_assist.core.cards import FULL_DECK, JOKERS, RANK_NAMES, RANK_PLURALS, RANKS, is_wild
+from dealer_assist.core.cards import (
+    FULL_DECK,
+    JOKERS,
+    RANK_NAMES,
+    RANK_PLURALS,
+    RANKS,
+    Wilds,
+    is_wild,
+)
 from dealer_assist.core.errors import BadCardError, SetupError
 
 __all__ = [
     "CATEGORIES",
     "WILD_RULES",
+    "HandCategory",
     "HandValue",
     "best_five",
     "best_two_plus_three",
@@ -45,23 +55,27 @@ __all__ = [
     "use_evaluator",
 ]
 
+class HandCategory(StrEnum):
+    """What kind of hand a :class:`HandValue` is (R2, R54), weakest first."""
+
+    HIGH_CARD = "high_card"
+    PAIR = "pair"
+    TWO_PAIR = "two_pair"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    STRAIGHT_FLUSH = "straight_flush"
+    ROYAL_FLUSH = "royal_flush"
+    FIVE_OF_A_KIND = "five_of_a_kind"
+
+
 #: ``HandValue.category`` values, weakest first.
-CATEGORIES: tuple[str, ...] = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "royal_flush",
-    "five_of_a_kind",
-)
+CATEGORIES: tuple[HandCategory, ...] = tuple(HandCategory)
 
 #: The values ``rules.wilds`` may take (R54).
-WILD_RULES: tuple[str, ...] = ("none", "jokers", "deuces")
+WILD_RULES: tuple[Wilds, ...] = tuple(Wilds)
 
 
 @dataclass(frozen=True, order=True)
@@ -74,14 +88,14 @@ class HandValue:
 
     >>> a = rank_five(["Ah", "Ad", "9c", "7s", "4d"])
     >>> b = rank_five(["As", "Ac", "9h", "7d", "4s"])
-    >>> a == b, a.name, a.category
+    >>> a == b, a.name, a.category.value
     (True, 'Pair of aces', 'pair')
     """
 
     score: int
     cards: tuple[str, ...] = field(compare=False)
     name: str = field(compare=False)
-    category: str = field(compare=False)
+    category: HandCategory = field(compare=False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -115,17 +129,7 @@ _STRAIGHTS: tuple[tuple[int, tuple[int, ...]], ...] = tuple(
     for ranks in (tuple(h - k if h - k >= 0 else 12 for k in range(5)) for h in range(12, 2, -1))
 )
 
-_TYPE_CATEGORY = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
+_TYPE_CATEGORY = CATEGORIES[:9]  # by the evaluator's type, 0 (high card) to 8
 
 
 def _five_of_a_kind_score(rank: int) -> int:
@@ -171,21 +175,21 @@ _TYPE_WORDS: tuple[str, ...] = (
 )
 
 
-def _words(score: int) -> tuple[str, str]:
+def _words(score: int) -> tuple[str, HandCategory]:
     """(name, category) of a score."""
     kind = score >> 24
     top = RANKS[(score >> 16) & 0xF]
     second = RANKS[(score >> 12) & 0xF]
     if kind == _FIVE_TYPE:
-        return f"Five of a kind, {RANK_PLURALS[top]}", "five_of_a_kind"
+        return f"Five of a kind, {RANK_PLURALS[top]}", HandCategory.FIVE_OF_A_KIND
     if kind == 8 and top == "A":
-        return "Royal flush", "royal_flush"
+        return "Royal flush", HandCategory.ROYAL_FLUSH
     name = _TYPE_WORDS[kind].format(high=RANK_NAMES[top], highs=RANK_PLURALS[top],
                                     second=RANK_NAMES[second], seconds=RANK_PLURALS[second])
     return name, _TYPE_CATEGORY[kind]
 
 
-_WORDS_CACHE: dict[int, tuple[str, str]] = {}
+_WORDS_CACHE: dict[int, tuple[str, HandCategory]] = {}
 
 
 def _value(score: int, cards: tuple[str, ...]) -> HandValue:
@@ -302,16 +306,16 @@ def _wild_cards_in_order(
 
 
 def _check_wilds(wilds: str) -> None:
-    if wilds not in WILD_RULES:
+    if wilds not in tuple(WILD_RULES):
         raise SetupError(f'"{wilds}" is not a wild-card rule: use "none", "jokers" or "deuces".')
 
 
-def _check_cards(cards: Sequence[str], wilds: str) -> None:
+def _check_cards(cards: Sequence[str], wilds: Wilds) -> None:
     seen: set[str] = set()
     for card in cards:
         if card not in _NATURALS:
             if card in JOKERS:
-                if wilds != "jokers":
+                if wilds != Wilds.JOKERS:
                     raise BadCardError(
                         f"{card} is a joker, and this hand is played without jokers."
                     )
@@ -344,12 +348,12 @@ def rank_five(cards: Sequence[str]) -> HandValue:
     """
     if len(cards) != 5:
         raise BadCardError(f"A hand needs exactly five cards, got {len(cards)}.")
-    _check_cards(cards, "none")
+    _check_cards(cards, Wilds.NONE)
     score = _evaluate(cards)
     return _value(score, _arrange(score, cards))
 
 
-def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
+def best_five(cards: Sequence[str], wilds: Wilds = Wilds.NONE) -> HandValue:
     """The best five of 5 to 9 cards ("cards speak", R2), wild cards as ``wilds`` says (R54).
 
     >>> best_five(["As", "Ad", "Th", "Ac", "4s", "4d", "Kc"]).name
@@ -370,7 +374,7 @@ def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
     if not 5 <= n <= 9:
         raise BadCardError(f"A hand is made from 5 to 9 cards, got {n}.")
     _check_cards(cards, wilds)
-    wild_cards = [c for c in cards if is_wild(c, wilds)] if wilds != "none" else []
+    wild_cards = [c for c in cards if is_wild(c, wilds)] if wilds != Wilds.NONE else []
     if not wild_cards:
         best = _evaluate(cards)
         return _value(best, _arrange(best, cards))
@@ -403,7 +407,7 @@ _THREES: dict[int, tuple[tuple[int, int, int], ...]] = {
 
 
 def best_two_plus_three(
-    hole: Sequence[str], board: Sequence[str], wilds: str = "none"
+    hole: Sequence[str], board: Sequence[str], wilds: Wilds = Wilds.NONE
 ) -> HandValue:
     """The best hand of exactly two of the hole cards and exactly three board cards, from two
     hole cards (R54) or more (R62: four, where a player holding one heart with four hearts on
@@ -436,7 +440,7 @@ def best_two_plus_three(
     fives = [(hole[a], hole[b], board[i], board[j], board[k])
              for a, b in combinations(range(len(hole)), 2) for i, j, k in _THREES[len(board)]]
     best = -1
-    if wilds == "none" or not any(is_wild(c, wilds) for c in (*hole, *board)):
+    if wilds == Wilds.NONE or not any(is_wild(c, wilds) for c in (*hole, *board)):
         chosen = fives[0]
         for five in fives:
             score = _evaluate(five)

@@ -13,7 +13,6 @@ from dealer_assist.core.step import Step, StepKind
 class Phase:
     """One part of a deal. Subclasses say which actions they take and what comes next."""
 
-    kind = "next"
     runs_after_result = False
 
     def enter(self, deal: Deal) -> None:
@@ -53,7 +52,6 @@ def check_turn(deal: Deal, action: Action) -> Player:
 class NextPhase(Phase):
     """A physical step the dealer does, then taps Next (dealing hole cards, discards)."""
 
-    kind = "next"
 
     def __init__(self, instruction: str, *, marks_dealt: bool = False) -> None:
         self.instruction = instruction
@@ -76,7 +74,6 @@ class NextPhase(Phase):
 class RevealPhase(Phase):
     """Turn named cells (R10, R11); the dealer may enter the cards as they turn."""
 
-    kind = "reveal"
 
     def __init__(self, cells: Sequence[str], label: str) -> None:
         self.cells = tuple(cells)
@@ -136,7 +133,6 @@ def public_doing(instruction: str) -> str:
 class EndPhase(Phase):
     """The deal is over; the next one can start (or the game is over)."""
 
-    kind = "start_deal"
     runs_after_result = False
 
     def done(self, deal: Deal) -> bool:

@@ -7,14 +7,14 @@ games.
 [(12, (0, 1, 2)), (12, (0, 2))]
 >>> split(7, [2, 0], seats=3, first_seat=1)  # the odd chip goes to seat 2, first from seat 1
 ({2: 4, 0: 3}, 0)
->>> best_among(Pot(12, (0, 2)), owners=[0, 1, 2], scores={0: 5, 1: 9, 2: 5})
-[0, 2]
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from dealer_assist.core.rules import OddChip
 
 
 @dataclass(frozen=True)
@@ -69,19 +69,9 @@ def layer_pots(
     return pots
 
 
-def best_among(pot: Pot, owners: Sequence[int], scores: Mapping[int, int]) -> list[int]:
-    """The seats that win ``pot``: the best score among the seats that own a stake eligible
-    for it (R6), in seat order; a tie shares it (R7)."""
-    seats = sorted({owners[i] for i in pot.eligible})
-    if not seats:
-        return []
-    top = max(scores[s] for s in seats)
-    return [s for s in seats if scores[s] == top]
-
-
 def split(
     amount: int, winners: Sequence[int], *, seats: int, first_seat: int,
-    odd_chip: str = "left_of_dealer",
+    odd_chip: OddChip = OddChip.LEFT_OF_DEALER,
 ) -> tuple[dict[int, int], int]:
     """Share ``amount`` equally among ``winners`` (one entry per share; a seat may appear
     twice, as a player with two winning cards bought does, R26).
@@ -96,6 +86,6 @@ def split(
     order = sorted(range(len(winners)), key=lambda i: ((winners[i] - first_seat) % seats, i))
     won: dict[int, int] = {}
     for position, i in enumerate(order):
-        extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
+        extra = 1 if odd_chip == OddChip.LEFT_OF_DEALER and position < odd else 0
         won[winners[i]] = won.get(winners[i], 0) + share + extra
-    return won, (odd if odd_chip == "carry" else 0)
+    return won, (odd if odd_chip == OddChip.CARRY else 0)

@@ -5,7 +5,7 @@ played with, its own defaults, and a hook for the checks only it makes.
 
 >>> class Plain(GameRules):
 ...     name = "A plain game"
-...     betting_structures = ("no_limit",)
+...     betting_structures = (Betting.NO_LIMIT,)
 ...     rule_defaults = {"ante": 0}
 >>> r = HouseRules.for_game(Plain, {"big_blind": 4})
 >>> (r.ante, r.small_blind, r.big_blind, r.betting is Betting.NO_LIMIT, r.to_json()["betting"])
@@ -24,6 +24,7 @@ from enum import Enum, StrEnum
 from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
+from dealer_assist.core.cards import Wilds
 from dealer_assist.core.errors import SetupError
 
 
@@ -31,7 +32,7 @@ class GameRules:
     """What the house rules need to know of a game; ``games.Game`` is one."""
 
     name: ClassVar[str] = ""
-    betting_structures: ClassVar[tuple[str, ...]] = ()  # R5; empty: the game has no betting
+    betting_structures: ClassVar[tuple[Betting, ...]] = ()  # R5; empty: no betting
     rule_defaults: ClassVar[Mapping[str, Any]] = {}  # the game's defaults over HouseRules'
     wild_cards: ClassVar[bool] = False  # whether ``wilds`` may be other than none
 
@@ -57,14 +58,6 @@ class OddChip(StrEnum):
 
     LEFT_OF_DEALER = "left_of_dealer"
     CARRY = "carry"
-
-
-class Wilds(StrEnum):
-    """R54: which cards are wild."""
-
-    NONE = "none"
-    JOKERS = "jokers"
-    DEUCES = "deuces"
 
 
 _E = TypeVar("_E", bound=StrEnum)
@@ -93,6 +86,7 @@ class HouseRules:
     wilds: Wilds = Wilds.NONE
     buy_in: int = 100
     draw_for_blind: bool = False  # the low-card draw for the first blind (R51)
+    banker: str | None = None  # R76: the seated player who holds the table's chips in cash
 
     @classmethod
     def for_game(cls, game: type[GameRules], given: dict[str, Any] | None) -> HouseRules:
@@ -115,6 +109,10 @@ class HouseRules:
                      "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
                                    0 if name in ("ante", "small_blind") else 1)
+        banker = values.get("banker")
+        if banker is not None and (not isinstance(banker, str) or not banker.strip()
+                                   or len(banker) > 80):
+            raise SetupError("banker must be the name of a player at the table.")
         for name in ("river_raise", "draw_for_blind"):
             if not isinstance(values.get(name, False), bool):
                 raise SetupError(f"{name} must be true or false.")
@@ -149,7 +147,9 @@ class HouseRules:
 
     @cached_property
     def _json(self) -> dict[str, Any]:  # every state carries the rules: worked out once
-        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()}
+        # no banker named: the host holds the table's chips (R76), and the rules read as before
+        return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()
+                if k != "banker" or v is not None}
 
 
 class RuleKind(StrEnum):
@@ -158,6 +158,7 @@ class RuleKind(StrEnum):
     CHIPS = "chips"
     CHOICE = "choice"
     BOOL = "bool"
+    PLAYER = "player"  # one of the table's players, or none
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         (Wilds.DEUCES.value, "Deuces", "deuces wild"))),
     RuleSpec("draw_for_blind", "Draw for the first blind", RuleKind.BOOL,
              help="lowest card takes it; else the first player listed"),
+    RuleSpec("banker", "Banker", RuleKind.PLAYER,
+             help="the player who holds in cash what the table keeps; else the host (R76)"),
 )
 RULE_SPEC: dict[str, RuleSpec] = {spec.name: spec for spec in RULE_SPECS}
 
@@ -242,7 +245,8 @@ def rules_line(rules: Mapping[str, Any]) -> str:
         bits.append(f"blinds {rules['small_blind']}/{rules['big_blind']}")
     for spec in RULE_SPECS:
         if spec.name in ("betting", "small_blind", "big_blind", "buy_in") or (
-                spec.name not in rules or not spec.applies(betting)):
+                spec.name not in rules or not spec.applies(betting)
+                or spec.kind is RuleKind.PLAYER):  # who holds the cash is no game's rule
             continue
         value = rules[spec.name]
         short = spec.short or spec.label.lower()

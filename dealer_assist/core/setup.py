@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dealer_assist.core.errors import SetupError
@@ -72,6 +72,13 @@ class TableSetup:
                 raise SetupError(f"{entry}'s stack must be a whole number of chips.")
             names.append(entry)
             stacks.append(stack)
+        if house.banker is not None:  # R76: one of the players, as the table spells them
+            key = same_name_key(" ".join(house.banker.split()))
+            seated = next((n for n in names if same_name_key(n) == key), None)
+            if seated is None:
+                raise SetupError(f"The banker must be one of the players: "
+                                 f"{house.banker.strip()[:MAX_NAME]} is not at the table.")
+            house = replace(house, banker=seated)
         return cls(catalogue, variant, tuple(names), tuple(stacks), house, name.strip())
 
     def to_json(self) -> dict[str, Any]:

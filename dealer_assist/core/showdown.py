@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from dealer_assist.core.actions import Action
+from dealer_assist.core.cards import Wilds
 from dealer_assist.core.deal import Deal, hand_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five, best_two_plus_three
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.result import ShownHand
-from dealer_assist.core.rules import Wilds
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase, number_word
 
@@ -24,7 +24,6 @@ from dealer_assist.core.words import hand_phrase, number_word
 class ShowdownPhase(Phase):
     """What every showdown shares: the cards still to enter, checked and then laid down."""
 
-    kind = "showdown"
     cells: tuple[str, ...] = ()
     cells_name = "grid card"
 
@@ -124,7 +123,7 @@ class TwoFromHoleThreeFromBoard:
     wilds: Wilds = Wilds.NONE
 
     def best(self, hole: Sequence[str], board: Sequence[str]) -> HandValue:
-        return best_two_plus_three(hole, board, self.wilds.value)
+        return best_two_plus_three(hole, board, self.wilds)
 
 
 def settle_pots(deal: Deal, scores: Mapping[int, int]) -> tuple[list[list[int]], int]:

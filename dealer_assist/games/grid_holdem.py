@@ -23,6 +23,7 @@ from dealer_assist.core.layouts import (
     Layout,
 )
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
+from dealer_assist.core.rules import Betting
 from dealer_assist.core.showdown import BestFive, CardsShowdown
 
 
@@ -39,7 +40,7 @@ class TexasDozen(Game):
     summary = ("Hold'em with two hole cards and a 5x5 grid: play your best row, column or "
                "diagonal.")
     players = (2, 13)  # R30
-    betting_structures = ("no_limit", "fixed_limit", "pot_limit")
+    betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R30: the ante is optional
     house_rules = ("small_blind", "big_blind", *BETTING_RULES)
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
@@ -69,7 +70,7 @@ class OffRoadStud(Game):
     name = "Off-Road Stud"
     summary = "Three hole cards and a 4x4 grid, twelve cards up and four down; best line wins."
     players = (2, 12)  # R40
-    betting_structures = ("no_limit", "fixed_limit", "pot_limit")
+    betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player"}
     layout: ClassVar[Layout] = GRID4
     forced_bets = Antes()

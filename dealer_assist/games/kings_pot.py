@@ -33,7 +33,7 @@ from dealer_assist.core.layouts import (
 )
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
 from dealer_assist.core.result import PotShare, Result
-from dealer_assist.core.rules import HouseRules
+from dealer_assist.core.rules import Betting, HouseRules
 from dealer_assist.core.showdown import ShowdownPhase, settle_pots
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase, hand_words, winners_words
@@ -126,7 +126,6 @@ def winning_line(result: Result) -> LineShown | None:
 class BuyPhase(Phase):
     """R22: from the dealer's left, each player asks for 0 to the maximum; an ante a card."""
 
-    kind = "buy"
 
     def enter(self, deal: Deal) -> None:
         deal.turn = self.next_buyer(deal, deal.left_of_dealer)
@@ -217,7 +216,6 @@ class BuyPhase(Phase):
 class DealCardsPhase(Phase):
     """R23: the dealer records each buyer's cards (the rank alone is enough)."""
 
-    kind = "deal_cards"
 
     def waiting(self, deal: Deal) -> list[Player]:
         return [p for p in deal.seats_from(deal.left_of_dealer) if p.stakes and not p.cards]
@@ -386,7 +384,7 @@ class KingsPot(Game):
     summary = ("Buy cards that back the lines of a 5x5 grid; kings back the king's hand and "
                "its growing pot.")
     players = (3, 22)  # R20
-    betting_structures = ("no_limit", "fixed_limit")  # R5
+    betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT)  # R5
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "per card bought, to the king's pot"}
     layout: ClassVar[Layout] = GRID5_RANKED
     places = (KINGS_HAND,)

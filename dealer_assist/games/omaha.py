@@ -10,6 +10,7 @@ from dealer_assist.core.blinds import Blinds
 from dealer_assist.core.game import BETTING_RULES, Game
 from dealer_assist.core.layouts import BOARD, Layout
 from dealer_assist.core.phases import Phase
+from dealer_assist.core.rules import Betting
 from dealer_assist.core.showdown import TwoFromHoleThreeFromBoard
 from dealer_assist.games.texas_holdem import board_phases
 
@@ -19,8 +20,8 @@ class Omaha(Game):
     name = "Omaha"
     summary = "Four hole cards each and five on the board: play exactly two with three."
     players = (2, 10)  # R62
-    betting_structures = ("pot_limit", "no_limit", "fixed_limit")
-    rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": "pot_limit"}
+    betting_structures = (Betting.POT_LIMIT, Betting.NO_LIMIT, Betting.FIXED_LIMIT)
+    rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": Betting.POT_LIMIT}
     house_rules = ("small_blind", "big_blind", *BETTING_RULES)
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD

@@ -16,6 +16,7 @@ from dealer_assist.core.game import BETTING_RULES, Game
 from dealer_assist.core.layouts import BOARD, BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.result import Result
+from dealer_assist.core.rules import Betting
 from dealer_assist.core.showdown import BestFive, CardsShowdown, HandRule
 from dealer_assist.core.words import hand_phrase, number_word
 
@@ -42,7 +43,7 @@ class TexasHoldem(Game):
     name = "Texas Hold'em"
     summary = "Two hole cards each and five on the board: the best five of the seven wins."
     players = (2, 10)  # R60
-    betting_structures = ("no_limit", "fixed_limit", "pot_limit")
+    betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R60: the ante is optional
     house_rules = ("small_blind", "big_blind", *BETTING_RULES)
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}

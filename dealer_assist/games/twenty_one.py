@@ -112,7 +112,6 @@ def pay_one(deal: Deal, p: Player) -> str:
 class DrawPhase(Phase):
     """R51 and R56: each player draws one card; ties draw again."""
 
-    kind = "draw"
 
     def __init__(self, purpose: str) -> None:
         self.purpose = purpose  # "blind" (lowest card) or "tiebreak" (highest card)
@@ -190,7 +189,6 @@ class DrawPhase(Phase):
             deal.blinds = (seat,)
             deal.button = seat
             deal.dealer = (seat - 1) % len(deal.players)
-            deal.blind_draws = list(state.history)
             deal.log.append(f"{winner.name} drew lowest and takes the first blind.")
         else:
             deal.game_over = True
@@ -221,7 +219,6 @@ class DrawPhase(Phase):
 class BlindPayPhase(Phase):
     """The blind holder pays 1 to go on, or folds (R52); never asked with no chips (R53)."""
 
-    kind = "pay"
 
     def __init__(self, purpose: str, *, first: bool = False) -> None:
         self.purpose = purpose
@@ -266,7 +263,6 @@ class BlindPayPhase(Phase):
 class OthersPayPhase(Phase):
     """R52: before the river, the others, from the blind holder's left, pay 1 or fold."""
 
-    kind = "pay"
 
     def waiting(self, deal: Deal) -> list[Player]:
         """Who has still to pay or fold, in turn (a query: it changes nothing)."""
@@ -321,7 +317,6 @@ class OthersPayPhase(Phase):
 class RiverRaisePhase(Phase):
     """R52 ``river_raise``: once a hand, anyone still in may raise by 1; others match or fold."""
 
-    kind = "next"
 
     def enter(self, deal: Deal) -> None:
         if not deal.rules.river_raise:

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.deal import Totals
+from dealer_assist.core.deal import PlayerStatus, Totals
 from dealer_assist.core.errors import StaleTableError
-from dealer_assist.core.game import Game
 from dealer_assist.core.table import Table, TableSetup, describe
 from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import storage
@@ -106,21 +105,28 @@ def record_row(table_id: str, before: Table, after: Table, action: Action) -> st
     start = (storage.DealStart(json.dumps(before.totals.to_json()), after.game.variant)
              if action.type == "start_deal" else None)
     taken_back = action.type == "undo" and before.lone_start
-    deal = after.deal
-    now = None if taken_back or deal is None else storage.DealNow(
-        dealer=deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
-        result_json=json.dumps(deal.result.to_json()) if deal.result is not None else None,
-        over=after.deal_over,
-        kings_pot_after=kept_after(after.game, after.totals, "kings_pot"))
+    now = None if taken_back else deal_now(after)
     return storage.RecordRow(table_id, after.seq, number, json.dumps(action.to_json()),
                              start=start, taken_back=taken_back, deal=now)
 
 
-def kept_after(game: Game, totals: Totals, key: str) -> int | None:
-    """What the carried pot ``key`` holds after a deal of ``game``: None where that game does
-    not keep it (interim, until the deals row keeps every carried pot: issue 24)."""
-    return (totals.carried.get(key, 0) if any(p.key == key for p in game.carried_pots)
-            else None)
+def deal_now(after: Table) -> storage.DealNow | None:
+    """What the row of ``after``'s deal says (None before the first deal): once the deal is
+    over, the totals after it and everyone dealt in with their payout, for the season."""
+    deal = after.deal
+    if deal is None:
+        return None
+    over = after.deal_over
+    payouts = deal.result.payouts if deal.result is not None else {}
+    return storage.DealNow(
+        dealer=deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
+        result_json=json.dumps(deal.result.to_json()) if deal.result is not None else None,
+        over=over,
+        carried_after=json.dumps({pot.key: after.totals.carried.get(pot.key, 0)
+                                  for pot in after.game.carried_pots}),
+        after_json=json.dumps(after.totals.to_json()) if over else None,
+        people_json=json.dumps({p.name: payouts.get(p.name, 0) for p in deal.players
+                                if p.status is not PlayerStatus.OUT}) if over else None)
 
 
 def append_action(db: Connection, table_id: str, before: Table, after: Table,

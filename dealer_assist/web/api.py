@@ -13,7 +13,7 @@ from dealer_assist.core.errors import DealerAssistError
 from dealer_assist.core.game import Game
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import game_class, new_setup
-from dealer_assist.services import auth, storage, tables
+from dealer_assist.services import auth, carried, storage, tables
 from dealer_assist.services.auth import (
     bearer_token,
     hash_token,
@@ -56,6 +56,8 @@ def refuse_lone_surrogates(body: Any) -> None:
     here, not a 500 when the refusal that names it is written out."""
     try:
         json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except RecursionError:  # nested deeper than the encoder goes: no body of ours is
+        raise ApiError(400, "The body is nested too deeply to be a request.") from None
     except UnicodeEncodeError:
         raise ApiError(400, "The body holds a lone surrogate (an unpaired \\ud800-\\udfff "
                             "escape): send the text as it is typed.") from None
@@ -217,16 +219,18 @@ def sign_out_others(table_id: str) -> ResponseReturnValue:
 @bp.get("/tables/<table_id>/deals")
 def list_deals(table_id: str) -> ResponseReturnValue:
     find_table(table_id)
-    return jsonify(storage.list_deals(get_db(), table_id))
+    return jsonify([carried.with_pot_fields(deal)
+                    for deal in storage.list_deals(get_db(), table_id)])
 
 
 @bp.get("/tables/<table_id>/deals/<int(max=999999999):number>")
 def get_deal(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
-    deal = storage.get_deal(get_db(), table_id, number)
-    if deal is None:
+    found = storage.get_deal(get_db(), table_id, number)
+    if found is None:
         raise ApiError(404, f"Table {table_id} has no deal {number}.")
+    deal = carried.with_pot_fields(found)
     if not dealer:
         game = game_class(row["variant"])
         deal["actions"] = hide_undone([hide_cards(entry, game) for entry in deal["actions"]])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -23,7 +24,8 @@ from dealer_assist.games.registry import game_class
 from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
 from dealer_assist.services.integrity import readable_history
-from dealer_assist.web import charts, off_loop
+from dealer_assist.services.people import pay_link
+from dealer_assist.web import charts, league, off_loop
 from dealer_assist.web.api import (
     find_table,
     hide_cards,
@@ -40,6 +42,7 @@ from dealer_assist.web.records import public_steps
 from dealer_assist.web.state import table_state
 
 bp = Blueprint("history", __name__)
+bp.register_blueprint(league.bp)  # the host's books across tables (R77, R78)
 
 IMPORT_PATH = "/api/tables/import"
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # ~25,000 records, dozens of nights; the rest of the API: 64 KB
@@ -214,11 +217,9 @@ def history_page(table_id: str) -> str:
     data = history.table_history(stored)
     # each chart twice, wide and narrow; the stylesheet shows the one that fits the screen
     game = game_class(data["variant"])
-    draw = {"standings": charts.standings_chart, "stacks": charts.stacks_chart}
-    draw |= {name: CHARTS[name.replace("_", "-")] for name in game.history_charts}
     shown: dict[str, tuple[Markup, Markup]] = {}
-    for name, chart in draw.items():
-        wide, narrow = chart(data), chart(data, charts.NARROW)
+    for name, chart in page_charts(data).items():
+        wide, narrow = chart(data), chart(data, width=charts.NARROW)
         if wide is not None and narrow is not None:
             shown[name] = (Markup(wide), Markup(narrow))
     deals = {d["number"]: d for d in data["deals"]}
@@ -230,8 +231,7 @@ def history_page(table_id: str) -> str:
                            # every game the table's deals played (R71), not only its first
                            game_names=[game_class(v).name for v in data["games"]] or [game.name],
                            table_id=table_id, line_words=line_words,
-                           game=game.metadata(),
-                           kings=any(p.key == "kings_pot" for p in game.carried_pots))
+                           game=game.metadata(), pay_link=pay_link)
 
 
 @bp.get("/t/<table_id>/history/<int(max=999999999):number>")
@@ -250,23 +250,46 @@ def replay_page(table_id: str, number: int) -> str:
                            games_json=[game.metadata()])
 
 
-CHARTS = {"kings-pot": charts.kings_pot_chart, "stacks": charts.stacks_chart,
-          "standings": charts.standings_chart}
+def page_charts(data: dict[str, Any]) -> dict[str, Callable[..., str | None]]:
+    """The history page's charts by their names in URLs, in the page's order."""
+    return {"standings": charts.standings_chart, "stacks": charts.stacks_chart,
+            "net": charts.net_chart, **charts.carried_charts(data)}
 
 
 @bp.get("/t/<table_id>/charts/<name>.svg")
 @off_loop.view
 def chart_svg(table_id: str, name: str) -> Response:
-    draw = CHARTS.get(name)
+    data = history.table_history(page_table(table_id))
+    draw = page_charts(data).get(name)
     if draw is None:
         abort(404)
-    data = history.table_history(page_table(table_id))
-    extra = {chart.replace("_", "-") for chart in game_class(data["variant"]).history_charts}
-    if name not in ("stacks", "standings") and name not in extra:
-        abort(404)
-    svg = draw(data, charts.NARROW if request.args.get("width") == "narrow" else charts.WIDTH)
+    svg = draw(data, width=charts.NARROW if request.args.get("width") == "narrow"
+               else charts.WIDTH)
     if svg is None:
         abort(404)
     response = Response(svg, mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+# --------------------------------------------------------------------------- one night
+def stored_night(table_id: str, number: int) -> dict[str, Any]:
+    summary = history.night_summary(stored_table(table_id), number)
+    if summary is None:
+        raise ApiError(404, f"Table {table_id[:40]} has no night {number}.")
+    return summary
+
+
+@bp.get("/api/tables/<table_id>/nights/<int(max=999999):number>")
+def night_json(table_id: str, number: int) -> ResponseReturnValue:
+    return jsonify(stored_night(table_id, number))
+
+
+@bp.get("/t/<table_id>/nights/<int(max=999999):number>")
+def night_page(table_id: str, number: int) -> str:
+    stored = page_table(table_id)
+    summary = history.night_summary(stored, number)
+    if summary is None:
+        abort(404)
+    return render_template("night.html", n=summary, table_id=table_id,
+                           **imported_context(stored.row))

@@ -47,29 +47,3 @@ def state_patch(old: dict[str, Any], new: dict[str, Any]) -> list[Operation]:
     out: list[Operation] = []
     diff(old, new, [], out)
     return out
-
-
-def apply_patch(state: dict[str, Any], operations: list[Operation]) -> dict[str, Any]:
-    """``state`` with ``operations`` applied, on a copy (``state`` is left as it was)."""
-    import copy
-
-    return apply_in_place(copy.deepcopy(state), copy.deepcopy(operations))
-
-
-def apply_in_place(state: dict[str, Any], operations: list[Operation]) -> dict[str, Any]:
-    """``operations`` applied to ``state`` itself, as the phone applies them
-    (static/js/common.js ``applyPatch``); returns the result."""
-    result = state
-    for operation in operations:
-        path = operation[0]
-        if not path:  # the whole state replaced
-            result = operation[1]
-            continue
-        parent: Any = result
-        for key in path[:-1]:
-            parent = parent[key]
-        if len(operation) == 1:
-            del parent[path[-1]]
-        else:
-            parent[path[-1]] = operation[1]
-    return result

@@ -1,4 +1,5 @@
-/* The host's history pages: local times, the JSON export (dealer's device only) and the
+/* The host's pages (a table's history, a night, the season): local times, the theme, the
+ * settle-up copied as text, printing, the JSON export (dealer's device only) and the
  * step-by-step replay of one deal. Server text only ever goes through textContent (DA.h). */
 "use strict";
 
@@ -115,7 +116,68 @@
       });
   }
 
+  /* The theme: the one chosen on this device (the tablet's toggle, or this page's), else
+   * the system's. The pages' stylesheet reads data-theme on <html>. */
+  const THEME_KEY = "dealer-assist:theme";
+  const systemDark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  function chosenTheme() {
+    try { return localStorage.getItem(THEME_KEY); } catch (e) { return null; }
+  }
+  function applyTheme(choice) {
+    const toggle = $("theme-toggle");
+    if (!toggle) return; // a page without the toggle (the replay) stays in the light theme
+    const dark = (choice || chosenTheme() || (systemDark && systemDark.matches ? "dark" : "light")) === "dark";
+    document.documentElement.dataset.theme = dark ? "dark" : "light";
+    toggle.textContent = dark ? "Light" : "Dark";
+    toggle.setAttribute("aria-pressed", String(dark));
+    toggle.setAttribute("aria-label", dark ? "Use the light theme" : "Use the dark theme");
+  }
+  function themeToggle() {
+    const toggle = $("theme-toggle");
+    if (toggle) {
+      toggle.addEventListener("click", () => {
+        const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+        try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* this visit only */ }
+        applyTheme(next);
+      });
+    }
+    if (systemDark && systemDark.addEventListener) systemDark.addEventListener("change", () => applyTheme());
+    applyTheme();
+  }
+
+  /* Copy text for a group chat: the Clipboard API where the page is a secure context (https,
+   * or this machine), else the text selected in a box for the device's own Copy. */
+  async function copyText(text, status, box) {
+    try {
+      if (!navigator.clipboard || !window.isSecureContext) throw new Error("no clipboard here");
+      await navigator.clipboard.writeText(text);
+      status.textContent = "Copied: paste it into the group chat.";
+    } catch (e) {
+      box.hidden = false;
+      box.focus();
+      box.select();
+      let copied = false;
+      try { copied = document.execCommand("copy"); } catch (err) { copied = false; }
+      status.textContent = copied ? "Copied: paste it into the group chat."
+        : "Selected: copy it with your device's Copy.";
+    }
+  }
+  function copyButton() {
+    const button = $("copy-settle");
+    const box = $("settle-text");
+    if (!button || !box) return;
+    button.addEventListener("click", () => copyText(box.value, $("copy-status"), box));
+  }
+  function printButton() {
+    const button = $("print-night");
+    if (button) button.addEventListener("click", () => window.print());
+  }
+
   localTimes();
+  themeToggle();
+  copyButton();
+  printButton();
   exportButton();
   if (document.body.classList.contains("page-replay")) startReplay();
+  window.DA_BOOKS = { copyText, localTimes };
 })();

@@ -61,11 +61,12 @@ def test_history_page_after_three_deals(pages) -> None:  # type: ignore[no-untyp
     assert ledger_row(t, "Bob") == ["150", "138", "-12"]
     assert ledger_row(t, "Cy") == ["100", "110", "+10"]
     expect(t.locator(".ledger-table tr.on-table td.stack")).to_have_text("5")
+    # R76: the king's pot's chips are paid to the banker, here the host, never "the table"
     expect(t.locator("#transfers li")).to_have_text([
-        "Bob pays Cy 10", "Ann pays the table 3", "Bob pays the table 2"])
+        "Bob pays Cy 10", "Ann pays the host 3", "Bob pays the host 2"])
     # the deals, newest first, each with its king's pot after it
     expect(t.locator(".deal")).to_have_count(3)
-    expect(t.locator(".deal .kings-after strong")).to_have_text(["5", "2", "0"])
+    expect(t.locator(".deal .carried-after strong")).to_have_text(["5", "2", "0"])
     expect(t.locator('.deal[data-deal="3"] .deal-result')).to_have_text(
         "Pot 9: Cy, queen high on row 2. The king's pot of 5 carries to the next deal.")
     expect(t.locator('.deal[data-deal="1"] .entry')).to_contain_text([
@@ -74,8 +75,8 @@ def test_history_page_after_three_deals(pages) -> None:  # type: ignore[no-untyp
     # the charts: inline SVG, one line per player, the king's pot over 0..3
     for chart in ("#chart-stacks", "#chart-kings-pot"):
         expect(t.locator(chart)).to_be_visible()
-    expect(t.locator("#chart-stacks polyline")).to_have_count(3)
-    assert t.locator('#chart-stacks polyline[data-series="Cy"]').get_attribute("points")
+    expect(t.locator("#chart-stacks g[data-series]")).to_have_count(3)  # a line per player
+    assert t.locator('#chart-stacks g[data-series="Cy"] polyline').first.get_attribute("points")
     expect(t.locator("#chart-kings-pot circle")).to_have_count(4)
     expect(t.locator("#chart-stacks text").filter(has_text="Cy")).to_have_text("Cy 110")
     # times are shown in the tablet's own zone, not as raw UTC

@@ -9,7 +9,9 @@ One job a module:
 
 - :mod:`.stored`: one table as stored, read in one snapshot, and what every view needs;
 - :mod:`.view`: the history page's JSON, deals grouped by night;
-- :mod:`.books`: the ledger and the settle-up;
+- :mod:`.books`: the ledger, the banker and the settle-up (R76);
+- :mod:`.lines`: each player's line for the charts, as it happened;
+- :mod:`.nights`: one night's summary and its own settle-up;
 - :mod:`.replay`: one deal step by step;
 - :mod:`.export`: the CSV and the JSON export; :mod:`.importing`: the import.
 """
@@ -31,6 +33,7 @@ from dealer_assist.services.history.importing import (
     import_table,
     rebuild,
 )
+from dealer_assist.services.history.nights import night_summary
 from dealer_assist.services.history.replay import replay_deal
 from dealer_assist.services.history.stored import (
     Stored,
@@ -43,6 +46,6 @@ from dealer_assist.services.history.view import NIGHT_GAP, group_nights, table_h
 __all__ = [
     "EXPORT_FORMAT", "EXPORT_VERSION", "MAX_IMPORT_ACTIONS", "NIGHT_GAP", "ImportRefused",
     "Rebuilt", "Stored", "csv_cell", "current_table", "deals_csv", "everyone", "export_table",
-    "group_nights", "import_table", "read_table", "rebuild", "replay_deal", "table_history",
-    "table_ledger",
+    "group_nights", "import_table", "night_summary", "read_table", "rebuild", "replay_deal",
+    "table_history", "table_ledger",
 ]

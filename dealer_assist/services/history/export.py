@@ -6,18 +6,12 @@ import csv
 import io
 from typing import Any
 
-from dealer_assist.games.registry import game_class
 from dealer_assist.services import storage
 from dealer_assist.services.history.stored import (
     Stored,
-    between_deal_entries,
-    current_table,
-    deal_variant,
-    entry_words,
-    everyone,
     first_made,
-    with_cash_outs,
 )
+from dealer_assist.services.history.view import table_history
 
 EXPORT_FORMAT = "dealer-assist table"
 EXPORT_VERSION = 1
@@ -33,27 +27,28 @@ def csv_cell(value: Any) -> Any:
 
 def deals_csv(stored: Stored) -> str:
     """One row per deal: number, started, finished, dealer, winners, winning lines, each
-    player's payout, the king's pot after it (empty where the game has none), and the rebuys and
-    adjustments that followed it."""
-    now = current_table(stored)
-    players = everyone(stored, now)
-    entries = between_deal_entries(stored)
-    with_cash_outs(entries, stored, now)
+    player's payout, each pot the table kept after it (``<key>_after``: every deal once a deal
+    played for it, R72), what waited through the deal, and the rebuys and adjustments that
+    followed it."""
+    history = table_history(stored)
+    players, pots = history["players"], [p["key"] for p in history["carried"]]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([csv_cell(c) for c in (
         ["number", "started", "finished", "dealer", "winners", "winning_lines"]
-        + [f"payout {name}" for name in players] + ["kings_pot_after", "between_deals",
-                                                      "game"])])
-    for deal in stored.deals:
+        + [f"payout {name}" for name in players] + [f"{key}_after" for key in pots]
+        + ["waiting", "between_deals", "game"])])
+    for deal in history["deals"]:
         result = deal["result"] or {}
         payouts = result.get("payouts", {})
-        notes = "; ".join(entry_words(e) for e in entries[deal["number"]])
+        shown = {p["key"]: p for p in deal["carried_after"]}
         row = [deal["number"], deal["started"], deal["finished"] or "", deal["dealer"] or "",
                " ".join(result.get("winners") or []), " ".join(result.get("winning_lines") or []),
                *[payouts.get(name, 0) for name in players],
-               "" if deal["kings_pot_after"] is None else deal["kings_pot_after"], notes,
-               game_class(deal_variant(stored, deal)).name]
+               *[shown[key]["amount"] if key in shown else "" for key in pots],
+               "; ".join(f"{p['title']} waiting: {p['amount']}" for p in shown.values()
+                         if p["waiting"]),
+               "; ".join(e["words"] for e in deal["entries"]), deal["variant_name"]]
         writer.writerow([csv_cell(c) for c in row])
     return out.getvalue()
 

@@ -17,7 +17,7 @@ from dealer_assist.services.history.stored import (
     parse_time,
 )
 from dealer_assist.services.storage import Connection as Database
-from dealer_assist.services.tables import kept_after, record_deal_number
+from dealer_assist.services.tables import deal_now, record_deal_number
 
 MAX_IMPORT_ACTIONS = 200_000  # about 5,000 deals: far beyond any home game's table
 
@@ -112,20 +112,21 @@ def rebuild(data: Any) -> Rebuilt:
                 deals.pop()
             deals.append({"number": number, "start_seq": index,
                           "base_json": json.dumps(before.totals.to_json()), "started": stamp,
+                          "day": storage.local_day(stamp),
                           "finished": None, "variant": table.game.variant, "taken_back": None,
-                          "dealer": None, "result_json": None, "kings_pot_after": None})
+                          "dealer": None, "result_json": None, "carried_after": None,
+                          "after_json": None, "people_json": None})
         if action.type == "undo" and before.lone_start:
             deals[-1]["taken_back"] = 1  # the start was undone (R74)
             continue
-        deal = table.deal
-        if deal is None:
+        now = deal_now(table)
+        if now is None:
             continue
         row = deals[-1]
-        row["dealer"] = deal.players[deal.dealer].name
-        row["result_json"] = (json.dumps(deal.result.to_json()) if deal.result is not None
-                              else None)
-        row["finished"] = (row["finished"] or stamp) if table.deal_over else None
-        row["kings_pot_after"] = kept_after(table.game, table.totals, "kings_pot")
+        row.update(dealer=now.dealer, result_json=now.result_json,
+                   finished=(row["finished"] or stamp) if now.over else None,
+                   carried_after=now.carried_after, after_json=now.after_json,
+                   people_json=now.people_json)
     check_deals(data.get("deals"), deals)
     return Rebuilt(setup, table_created(data.get("table")), actions, deals)
 
@@ -154,7 +155,8 @@ def check_deals(claimed: Any, deals: list[dict[str, Any]]) -> None:
                     "variant": mine["variant"],
                     "start_seq": mine["start_seq"],
                     "result": json.loads(mine["result_json"]) if mine["result_json"] else None,
-                    "kings_pot_after": mine["kings_pot_after"]}
+                    **{f"{key}_after": amount for key, amount
+                       in json.loads(mine["carried_after"] or "{}").items()}}
         for key, value in replayed.items():
             if key in theirs and theirs[key] != value:
                 raise ImportRefused(f"The file's deal {mine['number']} does not match its "
@@ -176,3 +178,4 @@ def import_table(db: Database, table_id: str, token_hash: str, rebuilt: Rebuilt)
                            [{"table_id": table_id, **row} for row in rebuilt.actions])
         storage.insert_all(db, "deals",
                            [{"table_id": table_id, **row} for row in rebuilt.deals])
+        storage.refresh_season(db, table_id)

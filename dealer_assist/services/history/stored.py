@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.table import Table, TableSetup
-from dealer_assist.services import storage
+from dealer_assist.services import carried, storage
+from dealer_assist.services.people import People, read_people
 from dealer_assist.services.storage import Connection as Database
 from dealer_assist.services.tables import replay_latest, setup_of
 
@@ -29,6 +30,7 @@ class Stored:
     deals: list[dict[str, Any]]  # storage.list_deals
     records: list[dict[str, Any]]  # {"seq", "deal", "time", "action"} in seq order
     bases: dict[int, Totals]  # deal number -> the totals it started from
+    people: People = field(default_factory=People)  # aliases and payment handles (R77)
 
 
 def first_made(row: dict[str, Any]) -> str:
@@ -43,7 +45,8 @@ def read_table(db: Database, table_id: str) -> Stored | None:
         row = storage.table_row(db, table_id)
         if row is None:
             return None
-        deals = storage.list_deals(db, table_id, taken_back=False)
+        deals = [carried.with_pot_fields(deal)
+                 for deal in storage.list_deals(db, table_id, taken_back=False)]
         records = [
             {"seq": r["seq"], "deal": r["deal_number"], "time": r["created"],
              "action": json.loads(r["record_json"])}
@@ -56,7 +59,10 @@ def read_table(db: Database, table_id: str) -> Stored | None:
                 "SELECT number, base_json FROM deals WHERE table_id = ?"
                 " AND taken_back IS NULL", [table_id])
         }
-    return Stored(table_id, row, setup_of(row), deals, records, bases)
+        people = read_people(db)
+    setup = setup_of(row)
+    bases = {number: as_seated(base, setup) for number, base in bases.items()}
+    return Stored(table_id, row, setup, deals, records, bases, people)
 
 
 def effective(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -91,6 +97,15 @@ def everyone(stored: Stored, now: Table) -> list[str]:
             if name not in names:
                 names.append(name)
     return names
+
+
+def as_seated(totals: Totals, setup: TableSetup) -> Totals:
+    """``totals`` with who sat where: rows written before R70 name nobody (the setup's
+    players sat, having bought in their stacks)."""
+    if totals.names and totals.buy_ins:
+        return totals
+    return replace(totals, names=totals.names or setup.players,
+                   buy_ins=totals.buy_ins or totals.stacks)
 
 
 def seated_stacks(totals: Totals, names: list[str]) -> dict[str, int]:

@@ -10,8 +10,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from dealer_assist.core.deal import Totals
 from dealer_assist.games.registry import all_games, game_class
+from dealer_assist.services import carried
 from dealer_assist.services.history.books import table_ledger
+from dealer_assist.services.history.lines import player_lines
 from dealer_assist.services.history.stored import (
     Stored,
     between_deal_entries,
@@ -52,9 +55,28 @@ def result_words(deal: dict[str, Any], variant: str) -> str:
     return game.result_words(game.result_type.from_json(result))
 
 
+def carried_after(totals: Totals, variant: str, kept: list[str]) -> list[dict[str, Any]]:
+    """The pots the table kept after a deal (``kept``: every pot a deal so far played for):
+    each with its amount, and ``waiting`` where the deal's own game does not play for it
+    (R72: it waited through the deal untouched)."""
+    amounts, own = carried.amounts(totals), carried.pots_of_game(variant)
+    return [{"key": key, "title": carried.pot(key).title, "amount": amounts.get(key, 0),
+             "waiting": key not in own} for key in kept
+            if key in own or amounts.get(key, 0)]
+
+
+def kept_pots(stored: Stored) -> list[str]:
+    """Every pot a deal of the table played for, in the catalogue's order."""
+    played = {key for deal in stored.deals
+              for key in carried.pots_of_game(deal_variant(stored, deal))}
+    played |= set(carried.pots_of_game(stored.setup.variant))
+    return [key for key in carried.game_pot_keys() if key in played]
+
+
 def table_history(stored: Stored) -> dict[str, Any]:
-    """The JSON of the history page: every deal with its result and the king's pot after it,
-    the nights, the stacks after each deal, and the ledger."""
+    """The JSON of the history page: every deal with its result and the pots the table kept
+    after it, the nights, the stacks after each deal, each player's line for the charts, and
+    the ledger."""
     now = current_table(stored)
     after = totals_after(stored, now)
     entries = between_deal_entries(stored)
@@ -63,11 +85,13 @@ def table_history(stored: Stored) -> dict[str, Any]:
     game = game_class(setup.variant)
     names = everyone(stored, now)
     deals = []
+    kept: list[str] = []
     for deal in stored.deals:
         number = deal["number"]
         base = stored.bases[number]
         totals = after.get(number)
         variant = deal_variant(stored, deal)
+        kept += [key for key in carried.pots_of_game(variant) if key not in kept]
         out = {
             **deal,
             "variant": variant, "variant_name": game_class(variant).name,
@@ -76,10 +100,11 @@ def table_history(stored: Stored) -> dict[str, Any]:
             "stacks_before": seated_stacks(base, names),
             "stacks_after": seated_stacks(totals, names) if totals is not None else None,
             "entries": entries[number],
+            "carried_after": (carried_after(totals, variant, kept) if totals is not None
+                              else []),
         }
-        if "bank" in game.state_fields:
-            out["bank_after"] = totals.carried.get("bank", 0) if totals is not None else None
         deals.append(out)
+    settled = now.totals if now.deal_over else now.base
     history: dict[str, Any] = {
         "id": stored.table_id, "name": setup.name, "variant": setup.variant,
         "variant_name": game.name, "created": stored.row["created"],
@@ -91,12 +116,15 @@ def table_history(stored: Stored) -> dict[str, Any]:
         "night_gap_hours": NIGHT_GAP.total_seconds() / 3600,
         "nights": group_nights(stored.deals),
         "deals": deals,
+        "lines": {name: [p.to_json() for p in points]
+                  for name, points in player_lines(stored, after, entries).items()},
+        "carried": [{"key": key, "title": carried.pot(key).title,
+                     "amount": carried.amounts(settled).get(key, 0)}
+                    for key in kept_pots(stored)],
         "ledger": table_ledger(stored, now),
     }
-    if any(p.key == "kings_pot" for v in {setup.variant, *history["games"]}
-           for p in game_class(v).carried_pots):
-        history["kings_pot"] = (now.totals if now.deal_over else now.base).carried.get(
-            "kings_pot", 0)
+    for pot in history["carried"]:  # each also as a field of its own, as the state names it
+        history[pot["key"]] = pot["amount"]
     if game.deals_per_game is not None:
         last = stored.deals[-1]["result"] if stored.deals else None
         history["game"] = {key: last[key] for key in ("game_winner", "standings",

@@ -24,7 +24,8 @@ One job a module:
   pool a server lends connections from;
 - :mod:`.schema`: the migrations (:data:`MIGRATIONS`, run by :func:`migrate` on start) and
   the checks that a database can be served from;
-- :mod:`.rows`: the tables, records and deal rows.
+- :mod:`.rows`: the tables, records and deal rows, and what a season reads of them;
+- :mod:`.people`: payment handles and aliases (R77).
 
 Callers import the package (``from dealer_assist.services import storage``) and use the
 names below.
@@ -33,7 +34,7 @@ names below.
 from __future__ import annotations
 
 from dealer_assist.core.errors import StaleTableError
-from dealer_assist.services.storage import schema
+from dealer_assist.services.storage import people, schema
 from dealer_assist.services.storage.connection import (
     BUSY_TIMEOUT_SECONDS,
     MAX_TABLE_ID,
@@ -49,6 +50,7 @@ from dealer_assist.services.storage.connection import (
     insert,
     insert_all,
     is_url,
+    local_day,
     now,
     read_transaction,
     shown_target,
@@ -62,6 +64,7 @@ from dealer_assist.services.storage.rows import (
     DealStart,
     RecordRow,
     append_record,
+    base_json_of,
     deal_starts,
     get_deal,
     insert_dealer_token,
@@ -72,7 +75,11 @@ from dealer_assist.services.storage.rows import (
     list_tables,
     record_rows,
     records_since,
+    refresh_season,
+    season_days,
+    season_people,
     table_row,
+    table_setups,
 )
 from dealer_assist.services.storage.schema import (
     MIGRATIONS,
@@ -85,14 +92,60 @@ from dealer_assist.services.storage.schema import (
 from dealer_assist.services.storage.sqlite import SQLiteConnection, connect_with, sync_log
 
 __all__ = [
-    "BUSY_TIMEOUT_SECONDS", "MAX_TABLE_ID", "MIGRATIONS", "URL_SCHEMES", "Connection",
-    "ConnectionPool", "Cursor", "DatabaseUnusable", "DealNow", "DealStart", "DuplicateRow",
-    "Engine", "PostgresConnection", "RecordRow", "SQLiteConnection", "StaleTableError",
-    "StorageError", "StorageFull", "StorageUnavailable", "advisory_key", "append_record",
-    "connect", "connect_with", "database_problem", "deal_starts", "ensure_imports", "get_deal",
+    "BUSY_TIMEOUT_SECONDS",
+    "MAX_TABLE_ID",
+    "MIGRATIONS",
+    "URL_SCHEMES",
+    "Connection",
+    "ConnectionPool",
+    "Cursor",
+    "DatabaseUnusable",
+    "DealNow",
+    "DealStart",
+    "DuplicateRow",
+    "Engine",
+    "PostgresConnection",
+    "RecordRow",
+    "SQLiteConnection",
+    "StaleTableError",
+    "StorageError",
+    "StorageFull",
+    "StorageUnavailable",
+    "advisory_key",
+    "append_record",
+    "base_json_of",
+    "connect",
+    "connect_with",
+    "database_problem",
+    "deal_starts",
+    "ensure_imports",
+    "get_deal",
     "init_db",
-    "insert", "insert_all", "insert_dealer_token", "insert_table_row", "is_url", "last_seq",
-    "latest_deal_starts", "list_deals", "list_tables", "migrate", "now", "read_transaction",
-    "record_rows", "records_since", "schema", "schema_version", "shown_target", "size_bytes",
-    "sync_log", "table_row", "write_transaction",
+    "insert",
+    "insert_all",
+    "insert_dealer_token",
+    "insert_table_row",
+    "is_url",
+    "last_seq",
+    "latest_deal_starts",
+    "list_deals",
+    "list_tables",
+    "local_day",
+    "migrate",
+    "now",
+    "people",
+    "read_transaction",
+    "record_rows",
+    "records_since",
+    "refresh_season",
+    "schema",
+    "schema_version",
+    "season_days",
+    "season_people",
+    "shown_target",
+    "size_bytes",
+    "sync_log",
+    "table_row",
+    "table_setups",
+    "write_transaction",
 ]

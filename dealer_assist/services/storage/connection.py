@@ -22,6 +22,12 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def local_day(stamp: str) -> str:
+    """The calendar day (``YYYY-MM-DD``) of a stored time in the server's time zone: the
+    night a deal counts for in a season (R78), fixed when the deal starts."""
+    return datetime.fromisoformat(stamp).astimezone().date().isoformat()
+
+
 # --------------------------------------------------------------------------- errors
 class StorageError(Exception):
     """The database failed a statement; the sentence says what it was told."""
@@ -132,6 +138,11 @@ class Connection(abc.ABC):
     def ddl(self, sql: str) -> str:
         """``sql`` (DDL written for SQLite) in this engine's types."""
         return sql.replace("{rowid}", "")
+
+    @abc.abstractmethod
+    def json_pairs(self, column: str) -> str:
+        """SQL for a table of the ``key`` and ``value`` of the JSON object in ``column``, to
+        join a row with (the values as text or numbers)."""
 
     def prepare(self) -> None:  # noqa: B027 (most engines set nothing)
         """What the engine sets once on a new database (SQLite: WAL)."""

@@ -7,6 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import dealer_assist.services.storage.sqlite as sqlite
 from dealer_assist.services.storage.connection import (
     BUSY_TIMEOUT_SECONDS,
     Connection,
@@ -14,7 +15,6 @@ from dealer_assist.services.storage.connection import (
     is_url,
 )
 from dealer_assist.services.storage.postgres import PostgresConnection
-from dealer_assist.services.storage.sqlite import connect_with, sqlite_error
 
 
 def connect(target: str | Path) -> Connection:
@@ -26,8 +26,8 @@ def connect(target: str | Path) -> Connection:
         conn = sqlite3.connect(str(target), timeout=BUSY_TIMEOUT_SECONDS,
                                check_same_thread=False)
     except sqlite3.Error as err:
-        raise sqlite_error(err) from err
-    return connect_with(conn, target)
+        raise sqlite.sqlite_error(err) from err
+    return sqlite.connect_with(conn, target)  # through the module: a benchmark may wrap it
 
 
 class ConnectionPool:

@@ -136,6 +136,9 @@ class PostgresConnection(Connection):
     def size_bytes(self) -> int:
         return int(self.execute("SELECT pg_database_size(current_database())").fetchone()[0])
 
+    def json_pairs(self, column: str) -> str:
+        return f"json_each_text(({column})::json)"
+
     def ddl(self, sql: str) -> str:
         # REAL is 4 bytes in PostgreSQL (a time in seconds would lose its minutes); rowid is
         # SQLite's own ordering column, given here as a serial one under the same name

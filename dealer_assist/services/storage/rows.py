@@ -13,6 +13,7 @@ from dealer_assist.services.storage.connection import (
     Connection,
     DuplicateRow,
     insert,
+    local_day,
     now,
 )
 
@@ -88,7 +89,9 @@ class DealNow:
     dealer: str
     result_json: str | None
     over: bool
-    kings_pot_after: int | None
+    carried_after: str  # JSON: each pot the deal's game keeps, by key ({"<key>": 20})
+    after_json: str | None = None  # once over: the totals after it and the records after it
+    people_json: str | None = None  # once over: {name: payout} of everyone dealt in
 
 
 @dataclass(frozen=True)
@@ -118,14 +121,15 @@ def append_record(db: Connection, record: RecordRow) -> None:
         )
         if record.start is not None:
             db.execute(  # a number taken back (R74) is taken again by the next start
-                "INSERT INTO deals (table_id, number, start_seq, base_json, started, variant)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE SET"
-                " start_seq = excluded.start_seq, base_json = excluded.base_json,"
+                "INSERT INTO deals (table_id, number, start_seq, base_json, started, variant,"
+                " day) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, number) DO UPDATE"
+                " SET start_seq = excluded.start_seq, base_json = excluded.base_json,"
                 " started = excluded.started, variant = excluded.variant, dealer = NULL,"
-                " finished = NULL, result_json = NULL, kings_pot_after = NULL,"
-                " taken_back = NULL WHERE deals.taken_back = 1",
+                " finished = NULL, result_json = NULL, carried_after = NULL, after_json = NULL,"
+                " people_json = NULL, day = excluded.day, taken_back = NULL"
+                " WHERE deals.taken_back = 1",
                 [table_id, number, record.seq, record.start.base_json, stamp,
-                 record.start.variant],
+                 record.start.variant, local_day(stamp)],
             )
     except DuplicateRow as err:
         raise StaleTableError(str(err)) from None
@@ -137,34 +141,41 @@ def append_record(db: Connection, record: RecordRow) -> None:
     deal = record.deal
     if deal is None:
         return  # between deals before the first: no deal row to bring up to date
+    was = db.execute("SELECT people_json, day FROM deals WHERE table_id = ? AND number = ?",
+                     [table_id, number]).fetchone()
     db.execute(
         "UPDATE deals SET dealer = ?, result_json = ?,"
         " finished = CASE WHEN ? THEN COALESCE(finished, ?) ELSE NULL END,"
-        " kings_pot_after = ? WHERE table_id = ? AND number = ?",
-        [deal.dealer, deal.result_json, deal.over, stamp, deal.kings_pot_after, table_id,
-         number],
+        " carried_after = ?, after_json = ?, people_json = ? WHERE table_id = ? AND number = ?",
+        [deal.dealer, deal.result_json, deal.over, stamp, deal.carried_after,
+         deal.after_json, deal.people_json, table_id, number],
     )
+    if was is not None and was[0] != deal.people_json:  # over, or its result undone
+        refresh_season(db, table_id, was[1])
 
 
 # --------------------------------------------------------------------------- history
 def _deal_out(row: dict[str, Any]) -> dict[str, Any]:
+    """A deal row as the API gives it: each pot its game keeps as ``<key>_after``."""
+    kept = json.loads(row["carried_after"]) if row["carried_after"] else {}
     return {
         "number": row["number"], "dealer": row["dealer"], "started": row["started"],
         "finished": row["finished"], "start_seq": row["start_seq"],
         "result": json.loads(row["result_json"]) if row["result_json"] else None,
-        "kings_pot_after": row["kings_pot_after"], "variant": row.get("variant"),
+        **{f"{key}_after": amount for key, amount in kept.items()},
+        "variant": row.get("variant"),
         **({"taken_back": True} if row.get("taken_back") else {}),
     }
 
 
-DEAL_COLUMNS = ("number, dealer, started, finished, start_seq, result_json, kings_pot_after,"
+DEAL_COLUMNS = ("number, dealer, started, finished, start_seq, result_json, carried_after,"
                 " variant, taken_back")
 
 
 def list_deals(db: Connection, table_id: str, *, taken_back: bool = True
                ) -> list[dict[str, Any]]:
     """The table's deals in order: number, dealer, started, finished, start_seq, result,
-    kings_pot_after (None where the game has no king's pot) and variant; a deal whose start
+    each pot the deal's game keeps after it (``<key>_after``) and variant; a deal whose start
     was undone (R74) is marked ``taken_back`` (left out when ``taken_back`` is False)."""
     where = "" if taken_back else " AND taken_back IS NULL"
     return [_deal_out(row) for row in db.query(
@@ -187,6 +198,59 @@ def get_deal(db: Connection, table_id: str, number: int) -> dict[str, Any] | Non
             " ORDER BY seq", [table_id, number])
     ]
     return out
+
+
+# --------------------------------------------------------------------------- the season
+# what a season (services.league) reads: finished deals only, never a record, and their
+# players added up per table, day and person as the deals end (season_people), so that a
+# season of 30,000 deals reads a few thousand rows
+def refresh_season(db: Connection, table_id: str, day: str | None = None) -> None:
+    """Bring ``season_people`` up to date for one day of a table (every day: None) from its
+    finished deals' ``people_json``. Call inside :func:`write_transaction`."""
+    one_day = "" if day is None else " AND day = ?"
+    params = [table_id] if day is None else [table_id, day]
+    finished = f"table_id = ?{one_day} AND people_json IS NOT NULL AND taken_back IS NULL"
+    for summary in ("season_people", "season_days"):
+        db.execute(f"DELETE FROM {summary} WHERE table_id = ?{one_day}", params)
+    db.execute(
+        "INSERT INTO season_people (table_id, day, name, deals, biggest)"
+        " SELECT d.table_id, d.day, j.key, COUNT(*), MAX(CAST(j.value AS BIGINT))"
+        f" FROM (SELECT table_id, day, people_json FROM deals WHERE {finished}) d,"
+        f" {db.json_pairs('d.people_json')} j GROUP BY d.table_id, d.day, j.key", params)
+    db.execute("INSERT INTO season_days (table_id, day, first, last) SELECT table_id, day,"
+               f" MIN(number), MAX(number) FROM deals WHERE {finished} GROUP BY table_id, day",
+               params)
+
+
+def season_people(db: Connection) -> list[tuple[str, str, str, int, int]]:
+    """Per table, day and person dealt in: the deals and the largest payout."""
+    return [(str(t), str(d), str(n), int(c), int(m)) for t, d, n, c, m in db.execute(
+        "SELECT table_id, day, name, deals, biggest FROM season_people")]
+
+
+def season_days(db: Connection) -> list[dict[str, Any]]:
+    """Per table and day, in order: its first and last finished deal, the totals the first
+    started from and those the last left (``after_json``: NULL on a table's last deal
+    stored before schema step 4: :func:`base_json_of` the next deal, if any)."""
+    return db.query(
+        "SELECT s.table_id, s.day, s.first, s.last, f.base_json, l.after_json"
+        " FROM season_days s"
+        " JOIN deals f ON f.table_id = s.table_id AND f.number = s.first"
+        " JOIN deals l ON l.table_id = s.table_id AND l.number = s.last"
+        " ORDER BY s.table_id, s.first")
+
+
+def base_json_of(db: Connection, table_id: str, number: int) -> str | None:
+    """The totals deal ``number`` started from, if that deal counts."""
+    row = db.execute("SELECT base_json FROM deals WHERE table_id = ? AND number = ?"
+                     " AND taken_back IS NULL", [table_id, number]).fetchone()
+    return str(row[0]) if row else None
+
+
+def table_setups(db: Connection) -> dict[str, str]:
+    """Every table's id and its setup's JSON."""
+    return {str(table_id): str(setup) for table_id, setup in db.execute(
+        "SELECT id, setup_json FROM tables")}
 
 
 # --------------------------------------------------------------------------- read back raw

@@ -4,6 +4,7 @@ a database can be served from."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from collections.abc import Callable
@@ -14,11 +15,13 @@ from dealer_assist.services.storage.connection import (
     Connection,
     StorageError,
     is_url,
+    local_day,
     now,
     shown_target,
     write_transaction,
 )
 from dealer_assist.services.storage.pool import connect
+from dealer_assist.services.storage.rows import refresh_season
 
 
 def _schema_1(db: Connection) -> None:
@@ -92,10 +95,111 @@ def _schema_3(db: Connection) -> None:
     db.execute(db.ddl("ALTER TABLE deals ADD COLUMN taken_back INTEGER"))
 
 
+def _schema_4(db: Connection) -> None:
+    """The host's books (R76-R78). Each deal's row keeps what a season reads without
+    replaying a record: ``day``, the calendar day it started on in the server's time zone;
+    once it is over, ``after_json``, the totals after it and the between-deal records that
+    followed it, and ``people_json``, every player dealt in with their payout (``{"Ann": 14,
+    "Bob": 0}``). ``season_people`` adds those up per table, day and person (deals dealt in,
+    largest payout) and ``season_days`` keeps each table's day's first and last finished
+    deal, both brought up to date whenever a deal's ``people_json`` changes, so that a season
+    of 30,000 deals reads a few thousand rows and never scans the deals. ``people`` keeps a
+    person's payment handle, ``aliases`` the names the host said are one person (R77); both
+    keyed by the name as names are compared (``name_key``). Rows stored before this step are
+    filled in (:func:`fill_books`)."""
+    for column in ("after_json", "people_json", "day"):
+        db.execute(f"ALTER TABLE deals ADD COLUMN {column} TEXT")
+    db.execute("CREATE INDEX deals_finished ON deals (table_id, day, number)"
+               " WHERE people_json IS NOT NULL AND taken_back IS NULL")
+    db.execute(db.ddl("""
+        CREATE TABLE season_people (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            day TEXT NOT NULL,
+            name TEXT NOT NULL,
+            deals INTEGER NOT NULL,
+            biggest INTEGER NOT NULL,
+            PRIMARY KEY (table_id, day, name)
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE season_days (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            day TEXT NOT NULL,
+            first INTEGER NOT NULL,
+            last INTEGER NOT NULL,
+            PRIMARY KEY (table_id, day)
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE people (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            pay_to TEXT,
+            updated TEXT NOT NULL
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE aliases (
+            name_key TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            is_key TEXT NOT NULL,
+            is_name TEXT NOT NULL,
+            created TEXT NOT NULL
+        )"""))
+    fill_books(db)
+
+
+def fill_books(db: Connection) -> None:
+    """Step 4's columns for the deals stored before it: ``day`` from ``started``,
+    ``after_json`` from the next deal's base (a table's last deal keeps NULL: a season
+    replays that one deal), ``people_json`` from the deal's base and result (who sat and did
+    not sit out, and their payouts); then ``season_people`` from them."""
+    db.executemany("UPDATE deals SET day = ? WHERE table_id = ? AND number = ?",
+                   [[local_day(started), table_id, number] for table_id, number, started
+                    in db.execute("SELECT table_id, number, started FROM deals").fetchall()])
+    db.execute("UPDATE deals SET after_json = (SELECT n.base_json FROM deals n WHERE"
+               " n.table_id = deals.table_id AND n.number = deals.number + 1 AND"
+               " n.taken_back IS NULL) WHERE finished IS NOT NULL AND taken_back IS NULL"
+               " AND after_json IS NULL")
+    players = {table_id: [p["name"] for p in json.loads(setup)["players"]]
+               for table_id, setup in db.execute("SELECT id, setup_json FROM tables")}
+    filled = []
+    for table_id, number, base_json, result_json in db.execute(
+            "SELECT table_id, number, base_json, result_json FROM deals WHERE finished IS NOT"
+            " NULL AND result_json IS NOT NULL AND taken_back IS NULL").fetchall():
+        base, result = json.loads(base_json), json.loads(result_json)
+        out = set(base.get("sitting_out") or ())
+        payouts = result.get("payouts") or {}
+        people = {name: payouts.get(name, 0) for name in base.get("names") or players[table_id]
+                  if name not in out}
+        filled.append([json.dumps(people), table_id, number])
+    db.executemany("UPDATE deals SET people_json = ? WHERE table_id = ? AND number = ?",
+                   filled)
+    for (table_id,) in db.execute("SELECT id FROM tables").fetchall():
+        refresh_season(db, table_id)
+
+
+def _schema_5(db: Connection) -> None:
+    """A deal's row keeps every pot its game keeps between deals, by the key the game names it
+    (``carried_after``: JSON such as ``{"<key>": 20}``; ``{}`` for a game that keeps none), so
+    that no column is one game's. The per-pot column of step 1 (``<key>_after``) is folded
+    into it; it stays in the table, empty from now on (dropping a column needs SQLite 3.35,
+    which not every Python on Linux has)."""
+    db.execute("ALTER TABLE deals ADD COLUMN carried_after TEXT")
+    for column in db.columns("deals"):
+        if not column.endswith("_after") or column == "carried_after":
+            continue
+        key = column.removesuffix("_after")
+        db.executemany(
+            "UPDATE deals SET carried_after = ? WHERE table_id = ? AND number = ?",
+            [[json.dumps({key: amount}), table_id, number] for table_id, number, amount
+             in db.execute(f"SELECT table_id, number, {column} FROM deals"
+                           f" WHERE {column} IS NOT NULL").fetchall()])
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("tables, actions and deals", _schema_1),
     ("dealer devices: tokens and pairing codes", _schema_2),
     ("each deal's game", _schema_3),
+    ("the host's books: deals' people and totals after, people, aliases", _schema_4),
+    ("each pot a deal kept, by key", _schema_5),
 ]
 
 

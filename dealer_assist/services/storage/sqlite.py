@@ -88,6 +88,9 @@ class SQLiteConnection(Connection):
         pages = int(self.execute("PRAGMA page_count").fetchone()[0])
         return pages * int(self.execute("PRAGMA page_size").fetchone()[0])
 
+    def json_pairs(self, column: str) -> str:
+        return f"json_each({column})"
+
     def prepare(self) -> None:
         """WAL mode is stored in the file: set once, when the database is made or opened."""
         self.execute("PRAGMA journal_mode = wal")
