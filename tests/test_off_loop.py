@@ -34,8 +34,8 @@ from dealer_assist.services import storage
 
 pytestmark = pytest.mark.timeout(180)
 
-SLOW = 1.5  # how long each slow part blocks
-PROMPT = 0.5  # no phone's ask waits this long meanwhile
+SLOW = 2.5  # how long each slow part blocks
+PROMPT = 1.0  # no phone's ask waits this long meanwhile (a busy machine: a few hundred ms)
 LAUNCHER = [sys.executable, str(Path(__file__).parent / "serve_with_slow_parts.py")]
 
 
