@@ -103,8 +103,8 @@ def compare(folder: Path, phones: int = 100, actions: int = 120, every: float = 
                      "post_p50_ms": round(statistics.median(answers[name]) * 1000, 2)}
     out["p50_ratio"] = round(out["app"]["p50_ms"] / out["bare"]["p50_ms"], 2)
     out["p99_ratio"] = round(out["app"]["p99_ms"] / out["bare"]["p99_ms"], 2)
-    # the same by rounds (the actions in ``rounds`` runs of consecutive seqs): a stall of the
-    # shared machine falls in one round, and the median of the rounds' ratios steps over it
+    # the same by rounds (the actions in ``rounds`` runs of consecutive seqs), to see how much
+    # a stall of the shared machine moves a third of the run's p99 (a lot: docs/benchmarks.md)
     ratios = []
     for part in range(rounds):
         p99 = {}

@@ -6,9 +6,9 @@
   dealers), at most 40 KiB each; a new tablet with its token still gets in and acts, a new
   guest's phone gets the 503.
 - Fan-out to 100 phones, the app beside a bare Flask-SocketIO server on the same stack (the
-  floor: bench/fanout_floor.py), actions alternating between the two: the app's p99 at most
-  1.5x the floor's (the median of three rounds' ratios, so that one stall of the shared
-  machine does not decide it).
+  floor: bench/fanout_floor.py), actions alternating between the two, 50 ms apart, so that a
+  stall of the shared machine falls on both alike: the app's p99 over its 15,000 (action,
+  phone) pairs at most 1.5x the floor's.
 """
 
 from __future__ import annotations
@@ -45,4 +45,4 @@ def test_fan_out_to_a_hundred_phones_stays_within_half_again_the_floor(
     print(f"[figures] fan-out {result}")
     for server in ("app", "bare"):
         assert result[server]["missing"] == 0, result
-    assert result["p99_ratio_median_of_rounds"] <= 1.5, result
+    assert result["p99_ratio"] <= 1.5, result

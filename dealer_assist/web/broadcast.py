@@ -10,6 +10,7 @@ from typing import Any
 from flask import current_app
 
 from dealer_assist.core.table import Table
+from dealer_assist.web import off_loop
 from dealer_assist.web.acting import state_for
 from dealer_assist.web.extensions import get_socketio, pay_owed_sync
 from dealer_assist.web.redis_queue import is_queued
@@ -44,6 +45,7 @@ def broadcast(table_id: str, table: Table) -> dict[str, Any]:
             else:
                 deliver(socketio, tracker, room, state)
             if not dealer:
+                off_loop.let_others_run()  # the phones' frames go out before the fsync's hop
                 pay_owed_sync()
         return dealer_state
 

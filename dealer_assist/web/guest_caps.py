@@ -78,6 +78,32 @@ def create_wait() -> int:
     return wait_for("dealer_assist.create_limit")
 
 
+DISMISSED = "dealer_assist.dismissed"
+
+
+def dismiss(sid: str) -> bool:
+    """Note that this connection is being disconnected for its joins: True the first time.
+    Its events still on their way are dropped unanswered (one sentence was enough)."""
+    dismissed: dict[str, None] = current_app.extensions.setdefault(DISMISSED, {})
+    if sid in dismissed:
+        return False
+    dismissed[sid] = None
+    while len(dismissed) > MAX_DISMISSED:  # the oldest first: dicts keep their order
+        dismissed.pop(next(iter(dismissed)))
+    return True
+
+
+def dismissed(sid: str) -> bool:
+    return sid in current_app.extensions.get(DISMISSED, {})
+
+
+def forget(sid: str) -> None:
+    current_app.extensions.get(DISMISSED, {}).pop(sid, None)
+
+
+MAX_DISMISSED = 10_000
+
+
 def too_many_joins(seconds: int) -> str:
     return f"Too many joins from this device: wait {seconds} seconds, then reload the page."
 

@@ -69,6 +69,15 @@ def start(fn: Callable[[], object], name: str) -> None:
     threading.Thread(target=fn, name=name, daemon=True).start()
 
 
+def let_others_run() -> None:
+    """Under gevent, let every greenlet that is ready run once (e.g. the phones' writers
+    after a broadcast) before this one goes on; nothing outside gevent."""
+    if green():
+        import gevent
+
+        gevent.sleep(0)
+
+
 def view(fn: Callable[P, T]) -> Callable[P, T]:
     """A Flask view that runs whole in a native thread, with the request's context (a copy
     of the greenlet's context variables, which point at the same request and ``g``). Only

@@ -78,6 +78,9 @@ def refuse_join(sentence: str, **more: Any) -> dict[str, Any]:
 
 
 def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
+    sid = request.sid  # type: ignore[attr-defined]
+    if guest_caps.dismissed(sid):  # being disconnected for its joins: nothing more to say
+        return None
     if not isinstance(data, dict) or not isinstance(data.get("table"), str):
         return refuse_join('Join a table with {"table": "<id>"}.')
     spam = join_wait()
@@ -86,6 +89,8 @@ def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
         # sentence, then it is disconnected, and its address may not connect again for a
         # while, so that each further try costs a refused socket, not an answer
         wait = max(spam, HOLD_OFF_SECONDS)
+        if not guest_caps.dismiss(sid):
+            return None
         refused = refuse_join(too_many_joins(wait), retry_after=wait)
         guest_caps.connections(current_app).hold_off(guest_caps.address(), wait)
         disconnect()
@@ -196,6 +201,7 @@ def register_events(socketio: SocketIO) -> None:
 
 def on_disconnect(*_reason: Any) -> None:
     forget_socket()
+    guest_caps.forget(request.sid)  # type: ignore[attr-defined]
 
 
 def follow_queue(app: Flask) -> None:
