@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
         use_green_websockets(socketio.server.eio)
         caps = ConnectionCaps(per_address=100_000, total=100_000)
         GuardedServer(("127.0.0.1", args.port), app, caps,
-                      largest_body=lambda path: 64 * 1024).serve_forever()
+                      largest_body=lambda *request: 64 * 1024).serve_forever()
         return
     socketio.run(app, host="127.0.0.1", port=args.port, allow_unsafe_werkzeug=True,
                  use_reloader=False, log_output=True)

@@ -14,7 +14,7 @@ import argparse
 import ipaddress
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
 
 if TYPE_CHECKING:
@@ -88,6 +88,7 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     from dealer_assist.web.extensions import MAX_BODY_BYTES, get_socketio
     from dealer_assist.web.guest_caps import connections
     from dealer_assist.web.history_api import IMPORT_PATH, MAX_IMPORT_BYTES
+    from dealer_assist.web.host import may_be_host
     from dealer_assist.web.mdns import Advert
     from dealer_assist.web.server import GuardedServer, raise_descriptor_limit
     from dealer_assist.web.websocket import use_green_websockets
@@ -119,9 +120,15 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
         use_green_websockets(get_socketio(app).server.eio)
     # The hand evaluator's tables fill while the dealer sets up, not at the first showdown.
     off_loop.start(evaluator.warm_up, name="warm-up")
-    bodies = {IMPORT_PATH: MAX_IMPORT_BYTES}  # the largest body a path takes; else 64 KB
-    server = GuardedServer((host, port), app, connections(app),
-                           largest_body=lambda path: bodies.get(path, MAX_BODY_BYTES),
+
+    def largest_body(path: str, headers: Any, address: str) -> int:
+        """What the server reads of a body before the app: 64 KB, an import's 4 MB when it
+        may be the host's (web/host.py)."""
+        if path == IMPORT_PATH and may_be_host(app, address, headers.get("Authorization")):
+            return MAX_IMPORT_BYTES
+        return MAX_BODY_BYTES
+
+    server = GuardedServer((host, port), app, connections(app), largest_body=largest_body,
                            access_log=access_log)
     server.init_socket()  # the port is taken now, or OSError before the banner
     advert, mdns_url = (Advert(), None) if public_url else start_mdns(

@@ -60,6 +60,15 @@ def current_key() -> str:
     return str(current_app.extensions["dealer_assist.host_key"])
 
 
+def may_be_host(app: Flask, address: str, authorization: str | None) -> bool:
+    """Before a request reaches the app (web/server.py, deciding how much of a body to read
+    first): whether it could be the host's, from this machine or with the host key. The app
+    still decides (:func:`require_host`)."""
+    key = str(app.extensions["dealer_assist.host_key"])
+    return is_loopback_address(address) or host_service.key_matches(
+        bearer_token(authorization), key)
+
+
 def refuse(status: int, sentence: str, retry_after: int | None = None) -> None:
     """Stop the request with ``{"error": sentence}``, as every refusal of the API."""
     response = jsonify({"error": sentence})

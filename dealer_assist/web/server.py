@@ -13,7 +13,9 @@ What this adds to ``gevent.pywsgi``:
   (slowloris). A head that ends before its blank line (a socket closed half-way) runs
   nothing: a guest closing a thousand half-sent requests at once costs a thousand closes,
   not a thousand page builds. The body is read before the app runs, at most
-  ``largest_body(path)`` bytes (a larger one is answered ``413`` by the app unread).
+  ``largest_body(path, headers, address)`` bytes (64 KB, or an import's 4 MB when the host
+  may be sending it); a larger one is never read, and the app refuses it (``413``, or ``401``
+  to a guest, whose megabyte import costs nothing).
 - **Idle and unread connections close.** Between requests a connection may stay silent for
   :data:`CONNECTION_TIMEOUT_SECONDS`; a send that the client does not read within that time
   closes it (a websocket's own timeout, Engine.IO's ping interval plus its timeout, is
@@ -48,7 +50,9 @@ REQUEST_SECONDS = 10  # from a request's first byte to its last (head and body)
 MAX_HEAD_LINES = 100
 MAX_LINE_BYTES = 8 * 1024
 MAX_HEAD_BYTES = 64 * 1024
-BACKLOG = 2048  # connections the kernel queues before they are accepted
+# connections the kernel queues before they are accepted: while a guest floods connects, a
+# tablet's waits in the queue rather than being dropped (a dropped SYN retries after 1 s)
+BACKLOG = 4096
 
 FULL_SENTENCE = ("This server has too many connections open, from this device or in all: close "
                  "a few pages and try again.")
@@ -134,7 +138,8 @@ class GuardedHandler(WSGIHandler):  # type: ignore[misc]  # gevent ships no type
         length = self.content_length or 0
         if not chunked and not length:
             return
-        largest = self.server.largest_body(self.path.split("?", 1)[0])
+        largest = self.server.largest_body(self.path.split("?", 1)[0], self.headers,
+                                           address_of(self.client_address))
         if length > largest:  # refused by the app (413) unread, and the connection closed
             self._body = b""
             self.close_connection = True
@@ -222,7 +227,8 @@ class GuardedServer(WSGIServer):  # type: ignore[misc]
     handler_class = GuardedHandler
 
     def __init__(self, listener: tuple[str, int], application: Any, caps: ConnectionCaps, *,
-                 largest_body: Callable[[str], int], access_log: bool = False) -> None:
+                 largest_body: Callable[[str, Any, str], int],
+                 access_log: bool = False) -> None:
         access = (LoggingLogAdapter(logging.getLogger("dealer_assist.access"), logging.INFO)
                   if access_log else None)
         super().__init__(listener, application, backlog=BACKLOG, log=access,
