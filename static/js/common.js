@@ -208,6 +208,7 @@ const DA = (() => {
       ? h("div.board", { role: "group", "aria-label": "Board" })
       : h(`div.grid.size${size}`, { role: "group", "aria-label": `${size} by ${size} grid` });
     if (marked.size) el.classList.add("has-highlight");
+    if (entry) el.classList.add("entering");
     const cells = board ? layout.cells : [];
     if (!board) for (let r = 1; r <= size; r++) for (let c = 1; c <= size; c++) cells.push(`r${r}c${c}`);
     cells.forEach((c, i) => {
@@ -217,11 +218,12 @@ const DA = (() => {
       const face = cardEl(card);
       const where = cellWords(c, s.variant);
       const mark = (board ? layout.marks : grid.marks || {})[c] || "";
-      const label = `${where}: ${face.getAttribute("aria-label")}`;
+      // a button is named by what it holds: the place in words (for a screen reader), the card
       const cell = open
-        ? h("button.cell", { type: "button", dataset: { cell: c, slot: c }, "aria-label": label, onclick: () => entry.onTap(c) })
+        ? h("button.cell", { type: "button", dataset: { cell: c, slot: c }, onclick: () => entry.onTap(c) },
+          h("span.sr-only", { text: `${where}:` }))
         : h("div.cell", { dataset: { cell: c } });
-      if (!open) face.setAttribute("aria-label", label);
+      if (!open) face.setAttribute("aria-label", `${where}: ${face.getAttribute("aria-label")}`);
       cell.append(face, h("span.mark", { text: mark, "aria-hidden": "true" }));
       if (marked.has(c)) cell.classList.add("highlight");
       if (open && entry.values[c]) cell.classList.add("pending");
@@ -260,10 +262,8 @@ const DA = (() => {
     if (!entry) return h("span.place-card", { dataset: { slot: id } }, cardEl(card));
     const value = entry.values[id] || null;
     const face = cardEl(value);
-    const b = h("button.place-card.highlight", {
-      type: "button", dataset: { slot: id }, onclick: () => entry.onTap(id),
-      "aria-label": `${entry.labels[id] || id}: ${face.getAttribute("aria-label")}`,
-    }, face);
+    const b = h("button.place-card.highlight", { type: "button", dataset: { slot: id }, onclick: () => entry.onTap(id) },
+      h("span.sr-only", { text: `${entry.labels[id] || id}:` }), face);
     if (value) b.classList.add("pending");
     if (entry.active === id) {
       b.classList.add("target");
@@ -279,8 +279,8 @@ const DA = (() => {
     // where the winner takes every chip bet this hand (R55): one pot
     const pots = g.one_pot && (s.pots || []).length
       ? [{ amount: s.pot_total, eligible: [] }] : (s.pots || []);
-    if (!pots.length && s.result && !s.pot_total) {
-      // the deal is over and its pot is paid out: nothing to show but what the table carries
+    if (!pots.length && !s.pot_total && (s.result || !s.deal_number)) {
+      // no deal yet, or the deal is over and its pot paid out: only what the table carries
     } else if (pots.length) {
       pots.forEach((p, i) => {
         el.append(h("div.pot", { dataset: { pot: i } },
@@ -333,7 +333,9 @@ const DA = (() => {
     // (s, p, extra); the replay (history.js) still passes a flag before ``extra``
     const extra = (Array.isArray(rest[0]) ? rest[0] : rest[1]) || [];
     const turn = s.step && s.step.player === p.name;
-    const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
+    // between deals nobody is in or out: the last deal's folds are over
+    const status = between(s) ? "idle" : p.status;
+    const li = h(`li.player.status-${status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
     const blind = !between(s) && (p.blind || (s.blind === p.name ? "blind" : null));
     li.append(h("div.player-top", null,
       h("span.player-name", { text: p.name }),
@@ -453,7 +455,7 @@ const DA = (() => {
     el.append(table);
   }
 
-  // "Dee ×2, Cy": who holds the live cards backing a line (R26), a name a card.
+  // "Dee ×2, Cy": who holds the live cards that back a line (R26), a name a card.
   function heldBy(names) {
     const counts = new Map();
     for (const n of names || []) counts.set(n, (counts.get(n) || 0) + 1);

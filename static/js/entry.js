@@ -248,7 +248,7 @@
     if (grp) {
       const input = h("input.card-text#card-text", {
         type: "text", inputmode: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
-        placeholder: grp.rankOnly ? "A 7 K  (or 7h Kd)" : "As Kd 10h",
+        placeholder: `${grp.title}: ${grp.rankOnly ? "A 7 K (or 7h Kd)" : "As Kd 10h"}`,
         "aria-label": `Type ${grp.title}`, dataset: { group: grp.id },
       });
       input.value = e.typed[grp.id] ?? valuesOf(e, grp.id).filter(Boolean).join(" ");
@@ -263,7 +263,7 @@
         }
       });
       input.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && onEnter) { ev.preventDefault(); onEnter(); } });
-      wrap.append(h("label.entry-type", null, h("span.entry-type-label", { text: `Or type ${grp.title}` }), input));
+      wrap.append(h("label.entry-type", null, h("span.entry-type-label", { text: "Or type" }), input));
     }
     wrap.append(h("p.entry-bad#entry-bad", { role: "alert", text: e.bad || "" }));
     return wrap;

@@ -82,14 +82,14 @@
     }
     if (p.bet) bits.push(DA.betBit(s, p));
     const cost = callCost(s, p);
+    const sub = [...bits, cost ? h("span.me-call", { text: cost }) : null].filter(Boolean);
     box.append(
       h("div.me-top", null,
         h("span.me-name-label", { text: p.name }),
         turn ? h("span.your-turn#your-turn", { text: "Your turn" }) : null,
-        h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` })),
-      h("div.me-sub", null, bits,
-        cost ? h("span.me-call", { text: cost }) : null,
-        h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")));
+        h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` }),
+        h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")),
+      sub.length ? h("div.me-sub", null, sub) : null);
   }
 
   // "Your turn": a vibration where the phone supports it and a flash, once a turn; only where

@@ -71,7 +71,7 @@
   }
   $("error-close").addEventListener("click", hideError);
 
-  // ------------------------------------------------------------------ talking to the server
+  // ------------------------------------------------------------------ the server
   async function act(action) {
     if (busy || !state) return;
     if (!token) {
@@ -251,8 +251,8 @@
       row.append(h("span.fold-cards-label", { text: `Fold one ${stakeWord()}:` }));
       for (const c of p.live_cards) {
         const line = DA.lineOfCard(c, variant);
-        row.append(h("button.btn.fold-card.fold", { type: "button", dataset: { foldCard: c }, "aria-label": `Fold ${DA.cardWords(c)}`, onclick: () => act({ type: "fold", player: step.player, card: c }) },
-          DA.cardEl(c, "small"), h("span.fold-line", { text: DA.lineName(line, variant, false) })));
+        row.append(h("button.btn.fold-card.fold", { type: "button", dataset: { foldCard: c }, onclick: () => act({ type: "fold", player: step.player, card: c }) },
+          h("span.sr-only", { text: "Fold" }), DA.cardEl(c, "small"), h("span.fold-line", { text: DA.lineName(line, variant, false) })));
       }
       panel.append(row);
     }
@@ -409,12 +409,12 @@
   // browser lets it go when the page is hidden: taken again when it is shown).
   let wakeLock = null;
   let wantAwake = false;
-  let asking = false;
+  let requesting = false;
   async function keepAwake(on) {
     wantAwake = on;
     if (!("wakeLock" in navigator)) return;
-    if (on && !wakeLock && !asking && document.visibilityState === "visible") {
-      asking = true;
+    if (on && !wakeLock && !requesting && document.visibilityState === "visible") {
+      requesting = true;
       try {
         wakeLock = await navigator.wakeLock.request("screen");
         body.dataset.awake = "yes";
@@ -423,7 +423,7 @@
       } catch (e) {
         body.dataset.awake = "refused"; // battery saver, or not allowed: the screen may dim
       } finally {
-        asking = false;
+        requesting = false;
       }
     } else if (!on && wakeLock) {
       const lock = wakeLock;
@@ -437,8 +437,8 @@
   // The browser's own speech synthesis (no network), off unless the dealer turns it on here:
   // "Bob to act, 4 to call", "Turn the flop: 3 cards, framed."
   const SPEAK_KEY = "dealer-assist:speak";
-  let speaking = false;
-  try { speaking = localStorage.getItem(SPEAK_KEY) === "on"; } catch (e) { speaking = false; }
+  let voiceOn = false;
+  try { voiceOn = localStorage.getItem(SPEAK_KEY) === "on"; } catch (e) { voiceOn = false; }
   let spokenKey = null;
   function spokenWords(s) {
     const step = s.step;
@@ -452,21 +452,21 @@
     const key = `${s.deal_number}:${s.step.kind}:${s.step.player || ""}:${s.step.instruction}`;
     if (key === spokenKey) return;
     spokenKey = key;
-    if (!speaking || !token || !("speechSynthesis" in window)) return;
+    if (!voiceOn || !token || !("speechSynthesis" in window)) return;
     window.speechSynthesis.cancel();
     window.speechSynthesis.speak(new SpeechSynthesisUtterance(spokenWords(s)));
   }
   function drawSpeak() {
     const b = $("speak-toggle");
-    b.setAttribute("aria-pressed", String(speaking));
-    b.textContent = `Spoken prompts: ${speaking ? "on" : "off"}`;
+    b.setAttribute("aria-pressed", String(voiceOn));
+    b.textContent = `Spoken prompts: ${voiceOn ? "on" : "off"}`;
     b.hidden = !("speechSynthesis" in window);
   }
   $("speak-toggle").addEventListener("click", () => {
-    speaking = !speaking;
-    try { localStorage.setItem(SPEAK_KEY, speaking ? "on" : "off"); } catch (e) { /* this visit only */ }
+    voiceOn = !voiceOn;
+    try { localStorage.setItem(SPEAK_KEY, voiceOn ? "on" : "off"); } catch (e) { /* this visit only */ }
     drawSpeak();
-    if (speaking && state) { spokenKey = null; speak(state); }
+    if (voiceOn && state) { spokenKey = null; speak(state); }
     else if ("speechSynthesis" in window) window.speechSynthesis.cancel();
   });
   drawSpeak();
