@@ -296,7 +296,10 @@
       return el;
     }
     if (!token) {
-      el.append(h("p.notice", { text: "This device is not signed in as the dealer. Open the dealer link (the one with #token=) on it, or tap \u201cI'm dealing: enter code\u201d in the menu, to run the table. You can still follow the game here." }));
+      el.append(h("div.signed-out", null,
+        h("p.notice", { text: "This device is not signed in as the dealer: it follows the game. To deal from it, enter a code from the device that deals now." }),
+        h("button.btn.big.primary#not-dealer-enter-code", { type: "button", text: "I'm dealing: enter code",
+          onclick: () => DA.enterCode && DA.enterCode() })));
       return el;
     }
     const kind = step.kind;

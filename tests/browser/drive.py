@@ -119,13 +119,9 @@ class Driver:
                              for name in step["players"]}
         return body
 
-    _games: dict[str, dict[str, Any]] = {}
-
     def game(self, variant: str) -> dict[str, Any]:
-        if variant not in Driver._games:
-            from dealer_assist.games.registry import game_class
-            Driver._games[variant] = game_class(variant).metadata()
-        return Driver._games[variant]
+        from dealer_assist.games.registry import game_class
+        return game_class(variant).metadata()
 
     def to(self, stage: str) -> dict[str, Any]:
         """Play on until the deal is at ``stage`` (one of STAGES)."""
@@ -139,8 +135,8 @@ class Driver:
                 return s
             # betting: a call to make, or (where a game has no betting rounds) a payment,
             # past the step the deal was at
-            if stage == "betting" and (kind == "bet" and s["step"].get("to_call")
-                                       or kind == "pay" and moved):
+            if stage == "betting" and ((kind == "bet" and s["step"].get("to_call"))
+                                       or (kind == "pay" and moved)):
                 return s
             if stage == "betting" and kind == "bet" and "bet" in s["step"]["options"]:
                 # nobody has bet yet this round: this player opens, so the next has a call

@@ -20,9 +20,12 @@ LOOK = """({cells, marked, places, target, instructionMin}) => {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
-  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}` +
-    `${el.className && typeof el.className === "string" ? "." + el.className.trim().split(/\\s+/).join(".") : ""}` +
-    ` "${(el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 30)}"`;
+  const name = (el) => {
+    const cls = typeof el.className === "string" && el.className.trim()
+      ? "." + el.className.trim().split(/\\s+/).join(".") : "";
+    const text = (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${cls} "${text}"`;
+  };
 
   // no sideways scroll
   const sw = document.scrollingElement.scrollWidth;
@@ -55,14 +58,16 @@ LOOK = """({cells, marked, places, target, instructionMin}) => {
   const broken = new Set();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
-    if (!parent || !node.data.trim() || parent.closest("script, style, [hidden], .sr-only")) continue;
+    if (!parent || !node.data.trim()) continue;
+    if (parent.closest("script, style, [hidden], .sr-only")) continue;
     if (!shown(parent)) continue;
     const re = /[^\\s\\-\\u2013\\u2014/]+/g;
     for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
       if (m[0].length < 2) continue;
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
-      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top / 4)));
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const tops = new Set(rects.map((r) => Math.round(r.top / 4)));
       if (tops.size > 1) broken.add(`"${m[0]}" in ${name(parent)}`);
     }
   }
@@ -70,30 +75,41 @@ LOOK = """({cells, marked, places, target, instructionMin}) => {
 
   // the instruction: one block, wide enough to read, on top of nothing and under nothing
   const ins = document.getElementById("instruction");
-  if (!shown(ins)) bad.push("the instruction is not on screen");
+  if (instructionMin === null) { /* a page without a step to take */ }
+  else if (!shown(ins)) bad.push("the instruction is not on screen");
   else {
     const r = ins.getBoundingClientRect();
     const st = getComputedStyle(ins);
     const lineH = parseFloat(st.lineHeight) || parseFloat(st.fontSize) * 1.2;
     const lines = Math.round(r.height / lineH);
-    if (r.width < instructionMin) bad.push(`the instruction is squeezed to ${Math.round(r.width)} px`);
+    if (r.width < instructionMin) {
+      bad.push(`the instruction is squeezed to ${Math.round(r.width)} px`);
+    }
     if (lines > 3) bad.push(`the instruction takes ${lines} lines`);
     if (parseFloat(st.fontSize) < 17) bad.push(`the instruction's type is ${st.fontSize}`);
     if (r.right > vw + 1 || r.left < -1) bad.push("the instruction runs out of the window");
-    const hit = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2, r.top + Math.min(r.height, 20) / 2);
-    if (hit && !ins.contains(hit) && !hit.contains(ins)) bad.push(`the instruction is covered by ${name(hit)}`);
+    const hit = document.elementFromPoint(r.left + Math.min(r.width, 40) / 2,
+                                          r.top + Math.min(r.height, 20) / 2);
+    if (hit && !ins.contains(hit) && !hit.contains(ins)) {
+      bad.push(`the instruction is covered by ${name(hit)}`);
+    }
   }
 
   // every button, link and input at least target x target px (a link inside a sentence, as
   // WCAG 2.5.8 says, and a box or radio whose label is the target, excepted)
   const small = [];
-  for (const el of document.querySelectorAll("button, a[href], input, select, textarea, [role=button]")) {
+  const targets = "button, a[href], input, select, textarea, [role=button]";
+  for (const el of document.querySelectorAll(targets)) {
     if (!shown(el) || el.type === "hidden") continue;
     let box = el;
     if (el.matches("input[type=checkbox], input[type=radio]")) box = el.closest("label") || el;
-    if (el.matches("a") && el.parentElement && el.parentElement.textContent.trim() !== el.textContent.trim()) continue;
+    const around = el.parentElement ? el.parentElement.textContent.trim() : "";
+    const inText = around !== el.textContent.trim();
+    if (el.matches("a") && inText) continue;
     const r = box.getBoundingClientRect();
-    if (r.width < target - 0.5 || r.height < target - 0.5) small.push(`${name(el)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    if (r.width < target - 0.5 || r.height < target - 0.5) {
+      small.push(`${name(el)} ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
   }
   for (const s of small) bad.push(`target under ${target} px: ${s}`);
   return bad;
@@ -101,9 +117,11 @@ LOOK = """({cells, marked, places, target, instructionMin}) => {
 
 
 def problems(page: Any, *, cells: list[str] = (), marked: list[str] = (),  # type: ignore[assignment]
-             places: list[tuple[str, int]] = (), instruction_min: int = 300,  # type: ignore[assignment]
+             places: list[tuple[str, int]] = (),  # type: ignore[assignment]
+             instruction_min: int | None = 300,
              with_axe: bool = True) -> list[str]:
-    """Everything wrong with what ``page`` shows now (empty when all is well)."""
+    """Everything wrong with what ``page`` shows now (empty when all is well);
+    ``instruction_min`` None for a page with no instruction."""
     found: list[str] = page.evaluate(LOOK, {
         "cells": list(cells), "marked": list(marked), "places": [list(p) for p in places],
         "target": TARGET, "instructionMin": instruction_min})

@@ -22,17 +22,27 @@ window.__locks = {taken: 0, released: 0};
 if (!window.speechSynthesis) window.speechSynthesis = {};
 window.speechSynthesis.speak = (u) => window.__spoken.push(u.text);
 window.speechSynthesis.cancel = () => {};
-if (!window.SpeechSynthesisUtterance) window.SpeechSynthesisUtterance = function (t) { this.text = t; };
+if (!window.SpeechSynthesisUtterance) {
+  window.SpeechSynthesisUtterance = function (t) { this.text = t; };
+}
 const sentinel = () => {
   const listeners = [];
   return {
     released: false,
     addEventListener: (_, f) => listeners.push(f),
-    release: async function () { window.__locks.released++; this.released = true; listeners.forEach((f) => f()); },
+    release: async function () {
+      window.__locks.released++;
+      this.released = true;
+      listeners.forEach((f) => f());
+    },
   };
 };
 Object.defineProperty(navigator, "wakeLock", {value: {
-  request: async (kind) => { if (kind !== "screen") throw new Error(kind); window.__locks.taken++; return sentinel(); },
+  request: async (kind) => {
+    if (kind !== "screen") throw new Error(kind);
+    window.__locks.taken++;
+    return sentinel();
+  },
 }});
 """
 

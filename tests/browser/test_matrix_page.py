@@ -169,6 +169,28 @@ def test_every_step_of_the_game_reads_well_everywhere(devices: dict[str, Any],
     assert not found, "\n".join(found)
 
 
+def test_the_home_page_reads_well_everywhere(devices: dict[str, Any]) -> None:
+    """The host's home page (this machine is the host), every game's house rules open in
+    turn, at each size, in both themes."""
+    server = devices["server"]
+    page = devices["pages"]["tablet"]
+    page.goto(f"{server.url}/")
+    expect(page.locator("#host-setup")).to_be_visible()
+    found: list[str] = []
+    for game in GAMES:
+        page.locator(f'input[name=variant][value="{game["variant"]}"]').check()
+        for size in (TABLET_WIDE, TABLET_UPRIGHT, PHONE):
+            page.set_viewport_size(size)
+            for theme in THEMES:
+                page.emulate_media(color_scheme=theme)
+                expect(page.locator("html")).to_have_attribute("data-theme", theme)
+                # axe once a game and theme: the rules' boxes differ by game, not by size
+                found += [f"home {game['variant']} {size['width']} {theme}: {p}" for p in
+                          problems(page, instruction_min=None, with_axe=size is PHONE)]
+    assert not devices["errors"], devices["errors"]
+    assert not found, "\n".join(found)
+
+
 BAD_PAGE = """<!doctype html><html><body style="margin:0">
 <div id="instruction" style="width:120px;font-size:12px;line-height:14px">Turn the flop: three
 cards, framed, then tap Turned once every card is face up on the table</div>
