@@ -307,7 +307,8 @@ const DA = (() => {
   }
 
   // ------------------------------------------------------------------ players
-  const STATUS_WORDS = { in: "In", folded: "Folded", all_in: "All in" };
+  // in the deal is the usual case: only the other ones are said
+  const STATUS_WORDS = { in: "", folded: "Folded", all_in: "All in" };
   const BLIND_WORDS = { small: "SB", big: "BB", blind: "Blind", straddle: "Straddle" };
 
   function between(s) {
@@ -323,7 +324,7 @@ const DA = (() => {
       if (!("dealer" in p)) return p.stack ? "Plays from the next deal" : "No chips";
       return "Not in this deal";
     }
-    return STATUS_WORDS[p.status] || p.status;
+    return STATUS_WORDS[p.status] ?? p.status;
   }
 
   // One player's row in a players list (tablet, phone, replay): name, dealer button, blind,

@@ -134,6 +134,7 @@
     if (!e || !e.slots[id]) return;
     if (e.active === id && e.values[id]) delete e.values[id];
     e.active = id;
+    e.changing = !!e.values[id]; // a filled place ringed to change it
     e.bad = "";
     redraw();
   }
@@ -152,6 +153,7 @@
     e.values[e.active] = card;
     delete e.typed[e.slots[e.active].group]; // the picker wins over what was typed
     e.bad = "";
+    e.changing = false;
     const next = nextEmpty(e, e.order.indexOf(e.active) + 1);
     if (next) e.active = next;
     redraw();
@@ -238,11 +240,13 @@
   function panelEl(s, { onEnter, rankOnly = false } = {}) {
     const e = entryFor(s);
     const wrap = h("div.entry");
-    const filled = e.order.filter((id) => e.values[id]).length;
-    const next = e.active ? e.slots[e.active].label : null;
+    // where the next card picked goes (the record button above counts what is entered)
+    const all = e.order.every((id) => e.values[id]);
+    const here = e.active ? e.slots[e.active].label : null;
     wrap.append(h("p.entry-hint#entry-hint", null,
-      next ? ["Next: ", h("span.entry-next", { text: next })] : "Every card is entered.",
-      e.order.length > 1 ? ` \u00b7 ${filled} of ${e.order.length} entered` : ""));
+      all && !e.changing ? "Every card is entered."
+        : e.values[e.active] ? ["Tap a card to change ", h("span.entry-next", { text: here })]
+          : ["Next: ", h("span.entry-next", { text: here })]));
     wrap.append(pickerEl(s, { rankOnly }));
     const grp = e.active ? groupOf(e, e.active) : e.groups[0];
     if (grp) {

@@ -89,7 +89,7 @@
         turn ? h("span.your-turn#your-turn", { text: "Your turn" }) : null,
         h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` }),
         h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")),
-      sub.length ? h("div.me-sub", null, sub) : null);
+      ...(sub.length ? [h("div.me-sub", null, sub)] : []));
   }
 
   // "Your turn": a vibration where the phone supports it and a flash, once a turn; only where

@@ -7,6 +7,8 @@ what is checked is what the page asks of the browser, and when."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,6 +79,9 @@ def test_the_screen_stays_on_through_a_deal_and_prompts_are_spoken_when_asked(
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
         expect(toggle).to_have_text("Spoken prompts: on")
+        folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
+        if folder:
+            page.screenshot(path=str(Path(folder) / "tablet-menu.png"))
         page.locator("#menu-close").click()
         assert spoken() == ["Ann to act, 2 to call"]
         page.locator('[data-action="call"]').click()

@@ -211,11 +211,3 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
         assert set(page.locator("#grid .cell.win").evaluate_all(
             "els => els.map(e => e.dataset.cell)")) == set(ROW1)
         expect(page.locator('[data-place="king"] .card')).to_have_count(5)
-    if pages.shots:
-        t.goto(pages.server.url + "/")
-        expect(t.locator(".table-item")).not_to_have_count(0)
-        t.locator("#table-name").fill("Saturday")
-        for name in ("Ann", "Bob", "Cy", "Dee"):
-            t.locator("#new-player").fill(name)
-            t.locator("#add-player").click()
-        t.screenshot(path=f"{pages.shots}/tablet-home.png", full_page=True)

@@ -1,11 +1,11 @@
 """Issue 22's matrix: every game, dealt at a table made for another (R71: a cash game is dealt
-by dealer's choice at the table of the game before it; 21 Hand Hold'em, a whole game of its own,
-at its own table), on the tablet held both ways (1024x768, 768x1024) and on a phone (390x844),
-in the light and the dark theme, at each key step (between deals, the deal's first step, a
-reveal, betting, the showdown's entry, the result). At every one, what a person sees is checked
-(tests/browser/look.py): every card place of the dealt game's layout and its own places drawn,
-the places to turn framed, no sideways scroll, no word broken across lines, the instruction one
-readable block, every target at least 44x44 px, and axe-core clean.
+by dealer's choice at a King's Pot table, King's Pot at a Texas Hold'em one; 21 Hand Hold'em,
+a whole game of its own, at its own table), on the tablet held both ways (1024x768, 768x1024)
+and on a phone (390x844), in the light and the dark theme, at each key step (between deals, the
+deal's first step, a reveal, betting, the showdown's entry, the result). At every one, what a
+person sees is checked (tests/browser/look.py): every card place of the dealt game's layout and
+its own places drawn, the places to turn framed, no sideways scroll, no word broken across
+lines, the instruction one readable block, every target at least 44x44 px, and axe-core clean.
 
 The steps are reached through the API (tests/browser/drive.py), which the pages follow by their
 socket; each page state is then looked at in every size and theme without loading it again.
@@ -42,11 +42,12 @@ CASH = [g for g in GAMES if not g["whole_game"]]
 
 
 def host_of(game: dict[str, Any]) -> str:
-    """The game the table is made for: the cash game before this one (dealer's choice), or the
-    game itself where it is a whole game of its own."""
+    """The game the table is made for: the first cash game (King's Pot's grid, a board game
+    dealt there as issue 22 found it), for that one the last (a grid dealt at a board's
+    table), or the game itself where it is a whole game of its own."""
     if game["whole_game"]:
         return str(game["variant"])
-    return str(CASH[CASH.index(game) - 1]["variant"])
+    return str((CASH[-1] if game is CASH[0] else CASH[0])["variant"])
 
 
 # (variant, stage, view, theme) -> the name of the documentation's screenshot
@@ -64,9 +65,9 @@ DOC_SHOTS = {
     ("texas_holdem", "reveal", "phone", "light"): "phone-flop",
     ("texas_holdem", "showdown", "wide", "light"): "tablet-holdem-showdown",
     ("twenty_one_hand_holdem", "result", "upright", "light"): "tablet-twenty-one-result",
-    ("off_road_stud", "between", "wide", "light"): "tablet-between-deals",
-    ("off_road_stud", "between", "upright", "dark"): "tablet-between-deals-portrait",
-    ("off_road_stud", "between", "phone", "dark"): "phone-between-deals",
+    ("off_road_stud", "between", "phone", "light"): "phone-before-the-first-deal",
+    ("home", "home", "wide", "light"): "tablet-home",
+    ("home", "home", "wide", "dark"): "tablet-home-dark",
 }
 
 
@@ -187,6 +188,8 @@ def test_the_home_page_reads_well_everywhere(devices: dict[str, Any]) -> None:
                 # axe once a game and theme: the rules' boxes differ by game, not by size
                 found += [f"home {game['variant']} {size['width']} {theme}: {p}" for p in
                           problems(page, instruction_min=None, with_axe=size is PHONE)]
+                if game is GAMES[0] and size is TABLET_WIDE:
+                    shoot(page, "home", "home", "wide", theme)
     assert not devices["errors"], devices["errors"]
     assert not found, "\n".join(found)
 
@@ -194,9 +197,10 @@ def test_the_home_page_reads_well_everywhere(devices: dict[str, Any]) -> None:
 BAD_PAGE = """<!doctype html><html><body style="margin:0">
 <div id="instruction" style="width:120px;font-size:12px;line-height:14px">Turn the flop: three
 cards, framed, then tap Turned once every card is face up on the table</div>
-<p style="width:40px;overflow-wrap:anywhere">Unbreakable</p>
+<p style="width:150px;word-break:break-all">Players follow the game on their phones</p>
 <div style="width:2000px;height:10px"></div>
 <button type="button" style="width:30px;height:30px">x</button>
+<p>Stack null</p>
 <div id="grid"><div data-cell="r1c1"><span class="card">A</span></div></div>
 </body></html>"""
 
@@ -213,7 +217,8 @@ def test_the_look_finds_what_a_person_would_see_wrong(chromium: Any) -> None:
         ctx.close()
     for fault in ("sideways scroll: the page is 2000 px wide in 768",
                   "card place r1c2 not drawn", "place r1c1 to turn is not framed",
-                  'a word broken across lines: "Unbreakable"',
+                  'a word broken across lines: "',
                   "the instruction is squeezed to 120 px", "the instruction takes",
-                  "the instruction's type is 12px", 'target under 44 px: button "x" 30x30'):
+                  "the instruction's type is 12px", 'target under 44 px: button "x" 30x30',
+                  '"Stack null" shown in p'):
         assert fault in found, (fault, found)

@@ -114,6 +114,7 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
     # Bob's phone says why he is no longer listed, and keeps his name until he chooses
     expect(ph.locator("#me-gone")).to_contain_text("Bob cashed out 99 and left the table.")
     expect(ph.locator("#me .me-pick")).to_have_count(0)
+    shot(ph, "phone-cashed-out")
 
     # an accidental start, taken back (R74): between deals again, as it was, the game picked
     # before the start still picked
@@ -131,6 +132,7 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
         "aria-checked", "true")
     expect(t.locator('#between [data-action="start_deal"]')).to_have_text(
         "Start deal 3: Texas Hold'em")
+    shot(t, "tablet-start-undone")
 
     # a correction: Ann gives Cy 2 (R8)
     tap(t, '#between [data-do="adjust"]')
@@ -152,6 +154,8 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
     for page in (t, ph):
         expect(page.locator('#players [data-player="Dee"] .player-sub')).to_have_text(
             "Sitting out")
+    ph.locator('#players [data-player="Dee"]').scroll_into_view_if_needed()
+    shot(ph, "phone-sitting-out")
     expect(ph.locator('[data-carried="kings_pot"][data-waiting]')).to_have_text(
         "King's pot waiting: 1")
     expect(t.locator("#grid .grid.size4 .cell")).to_have_count(16)

@@ -7,8 +7,10 @@ back the page shows the latest seq and state, and hears the next action live.
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -116,6 +118,7 @@ def test_phone_says_it_is_not_live_and_is_live_again_within_2_s(chromium: Any,
         page.goto(f"{server.url}/t/{made['id']}")
         conn, stale = page.locator("#conn"), page.locator("#stale")
         expect(conn).to_have_attribute("data-status", "live")
+        page.locator('[data-me="Ann"]').click()
         expect(stale).to_be_hidden()
 
         cut["on"] = True
@@ -134,6 +137,9 @@ def test_phone_says_it_is_not_live_and_is_live_again_within_2_s(chromium: Any,
         seconds = int(re.search(r"last update (\d+) s ago", stale.inner_text()).group(1))  # type: ignore[union-attr]
         assert seconds >= 18, stale.inner_text()
         expect(page.locator("#seq")).to_have_text("#1")  # nothing heard while away
+        folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
+        if folder:
+            page.screenshot(path=str(Path(folder) / "phone-not-live.png"))
 
         cut["on"] = False
         back = time.monotonic()

@@ -104,6 +104,7 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
     expect(t.locator("#entry-bad")).to_have_text(
         "A♦ is entered twice: Ann's hand, card 1 and Cy's hand, card 1.")
     expect(t.locator('.picker button.pick[data-card="Ad"]')).to_be_disabled()
+    pages.shot("entered-twice", "tablet")
     type_cards(t, "p:Cy", "7h 7s")
     expect(t.locator("#entry-bad")).to_have_text("")
     tap(t, '[data-action="showdown"]')
