@@ -337,7 +337,7 @@ const DA = (() => {
     // between deals nobody is in or out: the last deal's folds are over
     const status = between(s) ? "idle" : p.status;
     const li = h(`li.player.status-${status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
-    const blind = !between(s) && (p.blind || (s.blind === p.name ? "blind" : null));
+    const blind = !between(s) && p.blind; // the server's word for which blind (web/state.py)
     li.append(h("div.player-top", null,
       h("span.player-name", { text: p.name }),
       p.dealer && !between(s) ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,

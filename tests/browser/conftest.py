@@ -115,6 +115,7 @@ class Pages:
         if not self.shots:
             return
         self.tablet.set_viewport_size({"width": TABLET["height"], "height": TABLET["width"]})
+        self.tablet.evaluate("window.scrollTo(0, 0)")
         self.tablet.wait_for_timeout(200)
         self.tablet.screenshot(path=str(Path(self.shots) / f"tablet-{name}.png"))
         self.tablet.set_viewport_size(TABLET)

@@ -62,7 +62,7 @@ LOOK = """({cells, marked, places, target, instructionMin}) => {
     if (!parent || !node.data.trim()) continue;
     if (parent.closest("script, style, [hidden], .sr-only")) continue;
     if (!shown(parent)) continue;
-    if (/\b(null|undefined|NaN)\b/.test(node.data)) {
+    if (/\\b(null|undefined|NaN)\\b/.test(node.data)) {
       bad.push(`"${node.data.trim()}" shown in ${name(parent)}`);
     }
     const re = /[^\\s\\-\\u2013\\u2014/]+/g;

@@ -53,6 +53,8 @@ def stack_of(page: Page, name: str) -> str:
 def shot(page: Page, name: str, *, full: bool = False) -> None:
     folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
     if folder:
+        if not full and name.startswith("tablet"):
+            page.evaluate("window.scrollTo(0, 0)")
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
 
