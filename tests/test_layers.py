@@ -234,15 +234,7 @@ STILL_NAMING: dict[str, str] = {
     "dealer_assist/services/tables.py": "issue 24: the carried-after column",
     "dealer_assist/web/charts.py": "issue 24: a carried pot's chart",
     "dealer_assist/web/history_api.py": "issue 24: a carried pot's chart",
-    "static/js/between.js": "issue 22: pages drawn from the metadata",
-    "static/js/common.js": "issue 22: pages drawn from the metadata",
-    "static/js/history.js": "issue 24: the history page from the metadata",
-    "static/js/phone.js": "issue 22: pages drawn from the metadata",
-    "static/js/tablet.js": "issue 22: pages drawn from the metadata",
     "templates/history.html": "issue 24: the history page from the metadata",
-    "templates/phone.html": "issue 22: pages drawn from the metadata",
-    "templates/replay.html": "issue 24: the history page from the metadata",
-    "templates/tablet.html": "issue 22: pages drawn from the metadata",
 }
 
 

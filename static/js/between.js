@@ -21,8 +21,8 @@
     return Number.isInteger(n) && n > 0 ? n : null;
   }
 
-  /* "Start deal 2", "Start hand 2 of 21", "Start deal 4: Omaha": the game's own word for a
-   * deal, and its name where the dealer chose another game. */
+  /* "Start deal 2", "Start hand 2 of 21", "Start deal 4: <another game>": the game's own word
+   * for a deal, and its name where the dealer chose another game. */
   function startWords(s, chosen) {
     const variant = chosen ? chosen.variant : s.variant;
     const g = DA.game(variant);
