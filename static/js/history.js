@@ -62,10 +62,6 @@
     }
   }
 
-  function kingsHandEl(s) {
-    DA.fillKingsHand($("kings-hand"), s, kings);
-  }
-
   function startReplay() {
     const number = Number(document.body.dataset.deal);
     let steps = [];
@@ -83,8 +79,7 @@
       $("scrub").value = String(at + 1);
       $("first").disabled = $("prev").disabled = at === 0;
       $("last").disabled = $("next").disabled = at === steps.length - 1;
-      DA.drawBoard(s);
-      kingsHandEl(s);
+      DA.drawBoard(s); // the layout and the game's places beside it
       playersEl(s);
       history.replaceState(null, "", `#step=${at + 1}`);
     }

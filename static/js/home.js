@@ -6,20 +6,11 @@
   // Each game's player range, house rules, defaults and allowed betting come from the
   // server (Game.metadata, embedded in the page): none of it is copied here.
   const GAMES = DA.GAMES;
-  const RULES = {
-    ante: { label: "Ante", kind: "chips" },
-    betting: { label: "Betting", kind: "choice", choices: { no_limit: "No limit", fixed_limit: "Fixed limit", pot_limit: "Pot limit" } },
-    min_bet: { label: "Minimum bet", kind: "chips", only: ["no_limit", "pot_limit"] },
-    small_bet: { label: "Small bet", kind: "chips", only: ["fixed_limit"], help: "early rounds" },
-    big_bet: { label: "Big bet", kind: "chips", only: ["fixed_limit"], help: "later rounds" },
-    small_blind: { label: "Small blind", kind: "chips" },
-    big_blind: { label: "Big blind", kind: "chips" },
-    odd_chip: { label: "Odd chip of a split pot", kind: "choice", choices: { left_of_dealer: "Left of the dealer", carry: "Carries to the next deal" } },
-    buy_in: { label: "Starting stack", kind: "chips", help: "every player's buy-in" },
-    river_raise: { label: "River raise", kind: "bool", help: "anyone still in may raise by 1 once a hand" },
-    wilds: { label: "Wild cards", kind: "choice", choices: { none: "None", jokers: "Two jokers", deuces: "Deuces" } },
-    draw_for_blind: { label: "Draw for the first blind", kind: "bool", help: "lowest card takes it; else the first player listed" },
-  };
+  // Each house rule's label, kind, choices, help and the betting it applies to: the served
+  // vocabulary (rules_vocabulary), in its order; a game's own help words win over its help.
+  const RULES = Object.fromEntries(DA.RULES_VOCABULARY.map((r) => [r.name, r]));
+  const applies = (spec, betting, g) => !spec.betting || !g.betting.length || spec.betting.includes(betting);
+  const choiceLabel = (spec, value) => ((spec.choices || []).find((c) => c.value === value) || { label: value }).label;
 
   const form = document.getElementById("setup-form");
   const list = document.getElementById("player-list");
@@ -79,20 +70,21 @@
     const betting = ruleValue("betting");
     for (const rule of g.offered) {
       const spec = RULES[rule];
-      if (spec.only && g.betting.length && !spec.only.includes(betting)) continue;
+      if (!spec || !applies(spec, betting, g)) continue;
       const key = `${variant()}:${rule}`;
       const def = defaultFor(rule);
       const helpText = g.help[rule] || spec.help;
       let input;
       if (spec.kind === "chips") {
-        input = h("input", { type: "number", min: 0, step: 1, inputmode: "numeric", name: rule, value: ruleValue(rule), oninput: (e) => {
+        input = h("input", { type: "number", min: spec.min ?? 0, step: 1, inputmode: "numeric", name: rule, value: ruleValue(rule), oninput: (e) => {
           ruleValues[key] = e.target.value;
           if (rule === "buy_in") for (const box of list.querySelectorAll(".player-stack")) box.placeholder = e.target.value || String(def);
         } });
       } else if (spec.kind === "choice") {
-        const allowed = rule === "betting" ? g.betting : Object.keys(spec.choices);
+        // the betting structures are the game's own; other choices are the vocabulary's
+        const allowed = rule === "betting" ? g.betting : spec.choices.map((c) => c.value);
         input = h("select", { name: rule, onchange: (e) => { ruleValues[key] = e.target.value; if (rule === "betting") renderRules(); } },
-          allowed.map((c) => h("option", { value: c, selected: c === ruleValue(rule) }, spec.choices[c] + (c === def ? " (default)" : ""))));
+          allowed.map((c) => h("option", { value: c, selected: c === ruleValue(rule) }, choiceLabel(spec, c) + (c === def ? " (default)" : ""))));
       } else {
         input = h("input", { type: "checkbox", name: rule, checked: !!ruleValue(rule), onchange: (e) => { ruleValues[key] = e.target.checked; } });
       }
@@ -117,7 +109,7 @@
     const betting = ruleValue("betting");
     for (const rule of g.offered) {
       const spec = RULES[rule];
-      if (spec.only && g.betting.length && !spec.only.includes(betting)) continue;
+      if (!spec || !applies(spec, betting, g)) continue;
       let val = ruleValue(rule);
       if (spec.kind === "chips") {
         if (val === "" || val === null) continue;
