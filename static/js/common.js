@@ -330,9 +330,7 @@ const DA = (() => {
   // One player's row in a players list (tablet, phone, replay): name, dealer button, blind,
   // stack; then what they are doing, their stakes where cards are bought, and the ``extra``
   // bits each page adds.
-  function playerItem(s, p, ...rest) {
-    // (s, p, extra); the replay (history.js) still passes a flag before ``extra``
-    const extra = (Array.isArray(rest[0]) ? rest[0] : rest[1]) || [];
+  function playerItem(s, p, extra = []) {
     const turn = s.step && s.step.player === p.name;
     // between deals nobody is in or out: the last deal's folds are over
     const status = between(s) ? "idle" : p.status;

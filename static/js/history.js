@@ -7,9 +7,6 @@
   const { h, clear } = DA;
   const $ = (id) => document.getElementById(id);
   const tableId = document.body.dataset.tableId;
-  const variant = document.body.dataset.variant;
-  const game = DA.game(variant); // the game's metadata, from the server
-  const kings = game.stakes_per_card;
 
   /* Times are stored in UTC; the host reads them in the tablet's own time zone. */
   function localTimes() {
@@ -55,7 +52,7 @@
     const list = clear($("players"));
     for (const p of s.players || []) {
       const cards = p.hand && p.hand.length ? p.hand : p.live_cards;
-      list.append(DA.playerItem(s, p, kings, [
+      list.append(DA.playerItem(s, p, [
         p.in_pot ? h("span.player-bet", { text: `${DA.chips(p.in_pot)} in the pot` }) : null,
         cards && cards.length ? DA.cardRow(cards, "tiny") : null,
       ]));
