@@ -96,6 +96,10 @@ class Differences:
     """The documented differences met, by kind."""
 
     seen: Counter[str] = field(default_factory=Counter)
+    # PokerKit's fixed-limit raise count taken back after a short all-in raise (R5), a
+    # setting of the state played along: a hand history replayed without it may refuse a
+    # raise that R5 allows (tests/test_phh.py)
+    uncounted_raises: int = 0
 
 
 def random_deal(rng: random.Random, seed: int) -> RandomDeal:
@@ -231,7 +235,9 @@ def pokerkit_range(state: State) -> tuple[int, int]:
     return smallest, allin
 
 
-def play(d: RandomDeal, differences: Differences) -> None:
+def play(d: RandomDeal, differences: Differences) -> Table:
+    """One random deal through both engines; the table it ends at (tests/test_phh.py exports
+    it)."""
     rng = random.Random(d.seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
@@ -266,10 +272,12 @@ def play(d: RandomDeal, differences: Differences) -> None:
         else:
             assert betting, (d, step, "a bet where PokerKit has none")
             may_raise = compare_legal(t, state, d, differences)
-            t = bet(t, state, step, rng, may_raise=may_raise, fixed=fixed)
+            t = bet(t, state, step, rng, may_raise=may_raise, fixed=fixed,
+                    differences=differences)
     if betting:
         idle_check(state, d, differences)
     compare_stacks(t, state, d, board, pokerkit_order(d, holes))
+    return t
 
 
 def idle_check(state: State, d: RandomDeal, differences: Differences) -> None:
@@ -283,7 +291,7 @@ def idle_check(state: State, d: RandomDeal, differences: Differences) -> None:
 
 
 def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may_raise: bool,
-        fixed: bool) -> Table:
+        fixed: bool, differences: Differences) -> Table:
     who = step["player"]
     roll = rng.random()
     if roll < 0.12 and step["to_call"]:
@@ -308,6 +316,7 @@ def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may
     full = max(short_before, street.min_completion_betting_or_raising_amount)
     if fixed and top_before and not state.stacks[index] and amount - top_before < full:
         state.completion_betting_or_raising_count -= 1  # R5: a short all-in raise is no raise
+        differences.uncounted_raises += 1
     # R5: after an opening all-in below the minimum bet, a raise is still the minimum bet
     # more, and only such a raise reopens the betting
     state.completion_betting_or_raising_amount = max(
@@ -328,28 +337,37 @@ def compare_stacks(t: Table, state: State, d: RandomDeal, board: list[str],
     their winners share, and give a merged pot's odd chips all to its first winner.)"""
     deal = t.deal
     assert deal is not None
-    carried = 0
     if sum(state.statuses) == 1:
         while state.can_push_chips():
             state.push_chips()
         assert not state.status, d
-        theirs = list(state.stacks)
+        theirs, carried = list(state.stacks), 0
     else:
-        theirs = list(state.stacks)
-        hands = {i: StandardHighHand.from_game("".join(holes[i]), "".join(board))
-                 for i in state.player_indices if state.statuses[i]}
-        for pot in state.pots:
-            best = max(hands[i] for i in pot.player_indices)
-            winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
-            share, odd = divmod(pot.amount, len(winners))
-            for position, i in enumerate(winners):
-                extra = 1 if d.rules["odd_chip"] == "left_of_dealer" and position < odd else 0
-                theirs[i] += share + extra
-            carried += odd if d.rules["odd_chip"] == "carry" else 0
+        theirs, carried = shared_as_r7(state, holes, board, d.rules["odd_chip"])
     assert sum(theirs) + carried == sum(d.stacks), d
     ours = pokerkit_order(d, [p.stack for p in deal.players])
     assert ours == theirs, (d, ours, theirs)
     assert deal.carry == carried, d
+
+
+def shared_as_r7(state: State, holes: list[list[str]], board: list[str], odd_chip: str
+                 ) -> tuple[list[int], int]:
+    """PokerKit's stacks with its pots (read once the betting is over) shared as R6 and R7
+    say: each pot among its best hands by PokerKit's ranking, odd chips one at a time from
+    the dealer's left or carried; and the chips carried."""
+    theirs = list(state.stacks)
+    carried = 0
+    hands = {i: StandardHighHand.from_game("".join(holes[i]), "".join(board))
+             for i in state.player_indices if state.statuses[i]}
+    for pot in state.pots:
+        best = max(hands[i] for i in pot.player_indices)
+        winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
+        share, odd = divmod(pot.amount, len(winners))
+        for position, i in enumerate(winners):
+            extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
+            theirs[i] += share + extra
+        carried += odd if odd_chip == "carry" else 0
+    return theirs, carried
 
 
 def run(count: int, seed: int) -> Differences:
