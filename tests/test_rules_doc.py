@@ -15,6 +15,19 @@ SOURCE = next((p for p in (ROOT.parent / "shared" / "RULES.md",
               ROOT.parent / "shared" / "RULES.md")
 NUMBERS = {*range(1, 12), *range(20, 30), 30, 31, 32, 40, 41, 42, *range(50, 57), 60, 61,
            *range(70, 76)}
+# Rules the shared text numbers whose feature is still an open issue: not in docs/rules.md yet.
+# Checked both ways (a rule written into the doc must leave this list), so it only shrinks.
+NOT_YET_WRITTEN: dict[int, str] = {
+    62: "issue 21: Omaha",
+    63: "issue 23: the straddle",
+    64: "issue 23: the big-blind ante",
+    65: "issue 23: the bomb pot",
+    66: "issue 23: run it twice",
+    67: "issue 23: cards tabled at an all-in, with equity",
+    76: "issue 24: the banker",
+    77: "issue 24: a person across tables",
+    78: "issue 24: the season",
+}
 
 
 def _words(text: str) -> list[str]:
@@ -29,7 +42,9 @@ def test_rules_doc_numbers_every_rule_once_in_order() -> None:
 def test_rules_doc_numbers_what_the_shared_rules_number() -> None:
     if not SOURCE.exists():
         pytest.skip("the shared rules are not beside this checkout")
-    assert {int(n) for n in re.findall(r"\(R(\d+)\)", SOURCE.read_text())} == NUMBERS | {12}
+    shared = {int(n) for n in re.findall(r"\(R(\d+)\)", SOURCE.read_text())}
+    assert shared - NUMBERS - {12} == set(NOT_YET_WRITTEN)
+    assert NUMBERS <= shared
 
 
 def test_rules_doc_is_in_its_own_words() -> None:

@@ -3,7 +3,10 @@
 ``tests/fixtures/step_json_golden.json.gz`` was written by the dict-returning code (before
 ``Step`` existed) with ``python tests/test_step_json.py --write``: seeded random deals of every
 game and betting structure, the ``step`` JSON of every state text for text (key order too).
-The test plays the same deals and compares each state's ``step`` byte for byte.
+The test plays the same deals and compares each state's ``step`` byte for byte. It was written
+again once, when the pay step gained ``fold_label`` and ``pay_label`` (issue 21: the pages stop
+reading the instruction's English), just before the core stopped importing the games, which it
+guards.
 """
 
 from __future__ import annotations

@@ -45,6 +45,20 @@ class Departure:
 
 
 @dataclass(frozen=True)
+class CarriedPot:
+    """Chips a game keeps on the table between deals, in no player's stack (R28's king's pot,
+    R50's bank): its key in the state and the totals, its title on the pages, and what the
+    banker holds it for (R76)."""
+
+    key: str
+    title: str
+    held_for: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "title": self.title}
+
+
+@dataclass(frozen=True)
 class Totals:
     """What a table carries from one deal to the next (R28, R55)."""
 
@@ -325,12 +339,16 @@ class Deal:
         return self.game.phases[self.phase]
 
     def advance(self) -> None:
-        """Move past every finished phase, entering the next ones."""
+        """Move past every finished phase, entering the next ones; once the deal is settled,
+        note what each player won or lost in it (``Result.net``)."""
         while self.current_phase.done(self) and self.phase < len(self.game.phases) - 1:
             self.phase += 1
             self.turn = None
             self.phase_state = PhaseState()
             self.current_phase.enter(self)
+        if self.result is not None and self.result.net is None:
+            self.result.net = {p.name: p.stack - before for p, before
+                               in zip(self.players, self.totals.stacks, strict=True)}
 
     def apply(self, action: Action) -> None:
         if action.type == "start_deal":

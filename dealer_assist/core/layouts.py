@@ -153,6 +153,24 @@ class Layout:
         }
 
 
+@dataclass(frozen=True)
+class Place:
+    """A place for cards that a game adds beside its layout (a hand of its own that plays as a
+    line): the pages draw it, face down until the showdown shows it, and enter its cards
+    there. ``field`` names both the showdown record's key for its cards and the state's key
+    that holds them once shown; ``line`` is the line id a result names when it wins."""
+
+    id: str
+    title: str
+    cards: int
+    field: str
+    line: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "cards": self.cards, "field": self.field,
+                "line": self.line}
+
+
 BOARD_CELLS: tuple[str, ...] = ("b1", "b2", "b3", "b4", "b5")
 
 GRID5 = Layout(

@@ -127,6 +127,9 @@ class Result:
     winners: list[str] | None = None
     winning_lines: list[str] | None = None
     uncontested: bool | None = None  # True: everyone else folded (R29)
+    # name -> what each player dealt in won or lost in the deal: their stack after it less
+    # their stack before (a payout counts the player's own chips back; this does not)
+    net: dict[str, int] | None = None
 
     def add_pot(self, pot: PotShare) -> None:
         if self.pots is None:
@@ -192,6 +195,7 @@ class Result:
             "winners": data.get("winners"),
             "winning_lines": data.get("winning_lines"),
             "uncontested": data.get("uncontested"),
+            "net": dict(data["net"]) if data.get("net") is not None else None,
         }
 
     @classmethod
@@ -203,4 +207,4 @@ class Result:
 
 _OWN_FIELDS: dict[type[Result], tuple[str, ...]] = {}  # a subclass's own fields, in order
 _BASE_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
-_BASE_PLAIN = ("winners", "winning_lines", "uncontested")  # already JSON as they are
+_BASE_PLAIN = ("winners", "winning_lines", "uncontested", "net")  # already JSON as they are

@@ -152,6 +152,115 @@ class HouseRules:
         return {k: v.value if isinstance(v, Enum) else v for k, v in asdict(self).items()}
 
 
+class RuleKind(StrEnum):
+    """How a house rule is entered: a number of chips, one of a few words, or on/off."""
+
+    CHIPS = "chips"
+    CHOICE = "choice"
+    BOOL = "bool"
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One house rule as the pages offer it: declared once here, embedded in every page
+    (``rules_vocabulary``), so that the home page and the between-deals screen render from
+    it and copy none of it. A game lists the rules it reads (``Game.house_rules``) and may
+    say a rule's help in its own words (``Game.rule_help``)."""
+
+    name: str
+    label: str  # "Minimum bet"
+    kind: RuleKind
+    short: str = ""  # in a line of rules: "min bet 2"; "" where the label, lowered, says it
+    help: str = ""
+    minimum: int = 0
+    # (value, label, in a line of rules): the first choice is the plain one, left out of a line
+    choices: tuple[tuple[str, str, str], ...] = ()
+    betting: tuple[Betting, ...] = ()  # the structures it applies to; () for any
+
+    def applies(self, betting: str | None) -> bool:
+        """Whether the rule is read under ``betting`` (None: the game has no betting)."""
+        return not self.betting or betting is None or betting in self.betting
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "label": self.label,
+                               "kind": self.kind.value, "help": self.help,
+                               "betting": [b.value for b in self.betting] or None}
+        if self.kind is RuleKind.CHIPS:
+            out["min"] = self.minimum
+        if self.choices:
+            out["choices"] = [{"value": v, "label": label} for v, label, _ in self.choices]
+        return out
+
+
+_NO_OR_POT = (Betting.NO_LIMIT, Betting.POT_LIMIT)
+
+# Every house rule, in the order the pages show them.
+RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("ante", "Ante", RuleKind.CHIPS),
+    RuleSpec("betting", "Betting", RuleKind.CHOICE, choices=(
+        (Betting.NO_LIMIT.value, "No limit", "No limit"),
+        (Betting.FIXED_LIMIT.value, "Fixed limit", "Fixed limit"),
+        (Betting.POT_LIMIT.value, "Pot limit", "Pot limit"))),
+    RuleSpec("min_bet", "Minimum bet", RuleKind.CHIPS, short="min bet", minimum=1,
+             betting=_NO_OR_POT),
+    RuleSpec("small_bet", "Small bet", RuleKind.CHIPS, help="early rounds", minimum=1,
+             betting=(Betting.FIXED_LIMIT,)),
+    RuleSpec("big_bet", "Big bet", RuleKind.CHIPS, help="later rounds", minimum=1,
+             betting=(Betting.FIXED_LIMIT,)),
+    RuleSpec("small_blind", "Small blind", RuleKind.CHIPS),
+    RuleSpec("big_blind", "Big blind", RuleKind.CHIPS, minimum=1),
+    RuleSpec("odd_chip", "Odd chip of a split pot", RuleKind.CHOICE, choices=(
+        (OddChip.LEFT_OF_DEALER.value, "Left of the dealer", ""),
+        (OddChip.CARRY.value, "Carries to the next deal", "odd chips carry"))),
+    RuleSpec("buy_in", "Starting stack", RuleKind.CHIPS, help="every player's buy-in",
+             minimum=1),
+    RuleSpec("river_raise", "River raise", RuleKind.BOOL,
+             help="anyone still in may raise by 1 once a hand"),
+    RuleSpec("wilds", "Wild cards", RuleKind.CHOICE, choices=(
+        (Wilds.NONE.value, "None", ""), (Wilds.JOKERS.value, "Two jokers", "jokers wild"),
+        (Wilds.DEUCES.value, "Deuces", "deuces wild"))),
+    RuleSpec("draw_for_blind", "Draw for the first blind", RuleKind.BOOL,
+             help="lowest card takes it; else the first player listed"),
+)
+RULE_SPEC: dict[str, RuleSpec] = {spec.name: spec for spec in RULE_SPECS}
+
+
+def rules_vocabulary() -> list[dict[str, Any]]:
+    """Every house rule as the pages read it (embedded as ``rules_vocabulary``)."""
+    return [spec.to_json() for spec in RULE_SPECS]
+
+
+def rules_line(rules: Mapping[str, Any]) -> str:
+    """The rules a game reads, in a line, as the between-deals screen lists a game:
+    "No limit · blinds 1/2 · ante 1". Rules at their "nothing" (an ante of 0, no wild cards,
+    a switch off) and rules the betting structure does not read are left out."""
+    betting = rules.get("betting")
+    bits: list[str] = []
+    if betting is not None:
+        bits.append(_choice_words(RULE_SPEC["betting"], betting))
+    if "small_blind" in rules and "big_blind" in rules:
+        bits.append(f"blinds {rules['small_blind']}/{rules['big_blind']}")
+    for spec in RULE_SPECS:
+        if spec.name in ("betting", "small_blind", "big_blind", "buy_in") or (
+                spec.name not in rules or not spec.applies(betting)):
+            continue
+        value = rules[spec.name]
+        short = spec.short or spec.label.lower()
+        if spec.kind is RuleKind.BOOL:
+            if value:
+                bits.append(short)
+        elif spec.kind is RuleKind.CHOICE:
+            if value != spec.choices[0][0]:  # the first choice is the plain one
+                bits.append(_choice_words(spec, value))
+        elif value:
+            bits.append(f"{short} {value}")
+    return " · ".join(bits)
+
+
+def _choice_words(spec: RuleSpec, value: Any) -> str:
+    return next((words for v, _, words in spec.choices if v == value), str(value))
+
+
 def _whole(value: Any, name: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SetupError(f"{name} must be a whole number of chips, not {_shown(value)}.")

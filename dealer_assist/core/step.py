@@ -62,6 +62,10 @@ class Step:
     waiting: tuple[str, ...] | None = None
     purpose: str | None = None
     options: tuple[str, ...] | None = None
+    # the buttons of a pay step in the dealer's words ("Sit out", "Bob pays 1"): the pages
+    # never read them out of the instruction
+    fold_label: str | None = None
+    pay_label: str | None = None
     public: str | None = None  # the step in the players' words, where it differs
 
     def to_json(self) -> dict[str, Any]:
@@ -96,6 +100,10 @@ class Step:
             out["purpose"] = self.purpose
         if self.options is not None:
             out["options"] = list(self.options)
+        if self.fold_label is not None:
+            out["fold_label"] = self.fold_label
+        if self.pay_label is not None:
+            out["pay_label"] = self.pay_label
         out["instruction"] = self.instruction
         if self.public is not None:
             out["public"] = self.public

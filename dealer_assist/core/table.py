@@ -28,7 +28,7 @@ from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.deal import Deal, Departure, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
-from dealer_assist.core.rules import MAX_CHIPS, HouseRules
+from dealer_assist.core.rules import MAX_CHIPS, HouseRules, rules_line
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.games import Game
 from dealer_assist.games.registry import all_games, game_class, game_for
@@ -403,6 +403,7 @@ class Table:
                 continue
             rules = game.rules.to_json()
             entry["rules"] = {k: rules[k] for k in game.house_rules if k != "buy_in"}
+            entry["rules_line"] = rules_line(entry["rules"])
             low, high = game.players
             count = len(dealt_in(game, totals))
             if not low <= count <= high:

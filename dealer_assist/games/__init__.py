@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from dealer_assist.core.betting import BettingPhase, return_uncalled
 from dealer_assist.core.cards import JOKERS
-from dealer_assist.core.deal import Deal, Player, Totals
+from dealer_assist.core.deal import CarriedPot, Deal, Player, Totals
 from dealer_assist.core.errors import IllegalActionError
-from dealer_assist.core.layouts import Layout, line_label
+from dealer_assist.core.layouts import Layout, Place, line_label
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.result import PotShare, Result
 from dealer_assist.core.rules import GameRules, HouseRules
@@ -37,6 +37,8 @@ class Game(GameRules):
     house_rules: ClassVar[tuple[str, ...]] = BETTING_RULES  # offered on the home page
     rule_help: ClassVar[Mapping[str, str]] = {}  # a rule's help text in this game
     layout: ClassVar[Layout]
+    places: ClassVar[tuple[Place, ...]] = ()  # card places beside the layout (a hand of its own)
+    carried_pots: ClassVar[tuple[CarriedPot, ...]] = ()  # chips kept between deals (R28, R50)
     stakes_per_card: ClassVar[bool] = False  # R24: every card bought is a betting seat
     keeps_kings_pot: ClassVar[bool] = False  # R22: antes to a pot that carries between deals
     one_pot: ClassVar[bool] = False  # R55: the winner takes every chip bet, no side pots
@@ -66,6 +68,9 @@ class Game(GameRules):
             "rules": {"offered": list(cls.house_rules), "defaults": defaults,
                       "betting": list(cls.betting_structures), "help": dict(cls.rule_help)},
             "layout": cls.layout.to_json(),
+            "places": [place.to_json() for place in cls.places],
+            "carried": [pot.to_json() for pot in cls.carried_pots],
+            "stake_word": "card" if cls.stakes_per_card else None,
             "stakes_per_card": cls.stakes_per_card, "keeps_kings_pot": cls.keeps_kings_pot,
             "one_pot": cls.one_pot,
             "between_deal_actions": list(cls.between_deal_actions),
@@ -83,6 +88,17 @@ class Game(GameRules):
     def waiting_state(cls, state: dict[str, Any], totals: Totals, playing: Game) -> None:
         """What this game keeps at the table while ``playing`` is dealt (R72), in the
         state."""
+
+    def carried_amounts(self, deal: Deal | None, totals: Totals) -> dict[str, int]:
+        """Each of this game's ``carried_pots`` now, by key: in the deal in play, else as the
+        table holds it."""
+        return {}
+
+    @classmethod
+    def waiting_amounts(cls, totals: Totals) -> dict[str, int]:
+        """What this game keeps at the table (its ``carried_pots``) while another is dealt
+        (R72)."""
+        return {}
 
     def player_fields(self, deal: Deal, p: Player, *, dealer: bool, shown: bool
                       ) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.deal import (
     KINGS_HAND_PLACE,
+    CarriedPot,
     Deal,
     Player,
     PlayerStatus,
@@ -27,6 +28,7 @@ from dealer_assist.core.layouts import (
     LINES_5,
     REVEAL_SETS_5,
     Layout,
+    Place,
     line_label,
 )
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
@@ -361,6 +363,8 @@ class KingsPot(Game):
     betting_structures = ("no_limit", "fixed_limit")  # R5
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "per card bought, to the king's pot"}
     layout: ClassVar[Layout] = GRID5_RANKED
+    places = (Place("king", "King's hand", 5, "kings_hand", "king"),)
+    carried_pots = (CarriedPot("kings_pot", "King's pot", "for the king's pot"),)
     stakes_per_card = True
     keeps_kings_pot = True
     state_fields = ("kings_pot", "kings_hand")
@@ -376,6 +380,13 @@ class KingsPot(Game):
         if deal is not None:
             state["kings_hand"] = list(deal.kings_hand) if deal.result else []
         state["kings_pot"] = deal.kings_pot if deal else totals.kings_pot
+
+    def carried_amounts(self, deal: Deal | None, totals: Totals) -> dict[str, int]:
+        return {"kings_pot": deal.kings_pot if deal else totals.kings_pot}
+
+    @classmethod
+    def waiting_amounts(cls, totals: Totals) -> dict[str, int]:
+        return {"kings_pot": totals.kings_pot}
 
     @classmethod
     def waiting_state(cls, state: dict[str, Any], totals: Totals, playing: Game) -> None:

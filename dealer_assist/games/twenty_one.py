@@ -8,7 +8,15 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import RANK_NAMES, rank_value
-from dealer_assist.core.deal import Deal, PhaseState, Player, PlayerStatus, Stake, Totals
+from dealer_assist.core.deal import (
+    CarriedPot,
+    Deal,
+    PhaseState,
+    Player,
+    PlayerStatus,
+    Stake,
+    Totals,
+)
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_two_plus_three
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
@@ -245,7 +253,8 @@ class BlindPayPhase(Phase):
     def step(self, deal: Deal) -> Step:
         name = deal.players[deal.turn].name if deal.turn is not None else None
         other = "sit it out" if self.first else "fold"
-        return pay_step(name, f"{name} (blind): pay 1 {self.purpose}, or {other}.")
+        return pay_step(name, f"{name} (blind): pay 1 {self.purpose}, or {other}.",
+                        fold_label="Sit out" if self.first else "Fold")
 
 
 class OthersPayPhase(Phase):
@@ -446,6 +455,7 @@ class TwentyOneHandHoldem(Game):
     deal_word = "Hand"
     deals_per_game = HANDS_PER_GAME
     state_fields = ("bank", "hand_number", "hands_left", "blind")
+    carried_pots = (CarriedPot("bank", "Bank", "for the bank: a chip to each hand's winner"),)
     stacks_chart_title = "Chips after each hand"
     stacks_from_zero = True
 
@@ -458,6 +468,9 @@ class TwentyOneHandHoldem(Game):
         if isinstance(result, TwentyOneResult) and result.bank_chip:
             return [f"The pot includes {result.bank_chip} chip from the bank."]
         return []
+
+    def carried_amounts(self, deal: Deal | None, totals: Totals) -> dict[str, int]:
+        return {"bank": deal.bank if deal else totals.bank}
 
     def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
         state["bank"] = deal.bank if deal else totals.bank
@@ -534,6 +547,8 @@ def draw_candidates_taken(deal: Deal) -> list[str]:
     return list(state.draws.values()) if isinstance(state, DrawState) else []
 
 
-def pay_step(name: str | None, instruction: str) -> Step:
-    """A turn to pay 1 (a blind, to see the river, to match a river raise) or fold."""
-    return Step(StepKind.PAY, instruction, player=name, to_call=1, options=("pay", "fold"))
+def pay_step(name: str | None, instruction: str, fold_label: str = "Fold") -> Step:
+    """A turn to pay 1 (a blind, to see the river, to match a river raise) or fold (or, for
+    the blind's first payment, sit the hand out)."""
+    return Step(StepKind.PAY, instruction, player=name, to_call=1, options=("pay", "fold"),
+                fold_label=fold_label, pay_label=f"{name} pays 1")

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template
 
 from dealer_assist.core.cards import grammar
+from dealer_assist.core.rules import rules_vocabulary
 from dealer_assist.games.registry import all_games, game_class, games_json
 from dealer_assist.services import storage
 from dealer_assist.web.api import table_urls
@@ -20,17 +21,20 @@ bp = Blueprint("pages", __name__)
 @bp.app_context_processor
 def card_grammar() -> dict[str, Any]:
     """Every page that reads typed cards reads them by the core's grammar (``cards.grammar``),
-    embedded beside the games' metadata."""
-    return {"card_grammar": CARD_GRAMMAR}
+    and every page offering house rules reads them from the one vocabulary
+    (``rules.RULE_SPECS``), both embedded beside the games' metadata."""
+    return {"card_grammar": CARD_GRAMMAR, "rules_vocabulary": RULES_VOCABULARY}
 
 
 CARD_GRAMMAR = grammar()
+RULES_VOCABULARY = rules_vocabulary()
 
 
 def table_context(table_id: str) -> dict[str, Any]:
     """What the table pages get: ``table_id``, ``table_name``, ``variant``,
-    ``variant_name``, ``join_url`` and the game's metadata (``games_json``, embedded in the
-    page); a 404 for an unknown table."""
+    ``variant_name``, ``join_url`` and every game's metadata (``games_json``, embedded in the
+    page: a deal of any game may be dealt at the table, R71), the table's first game first;
+    a 404 for an unknown table."""
     row = get_store().row(get_db(), table_id)
     if row is None:
         abort(404)
@@ -38,7 +42,8 @@ def table_context(table_id: str) -> dict[str, Any]:
     return {
         "table_id": table_id, "table_name": row["name"], "variant": row["variant"],
         "variant_name": game.name, "join_url": table_urls(table_id)["join_url"],
-        "games_json": [game.metadata()],
+        "games_json": [game.metadata(),
+                       *(g for g in games_json() if g["variant"] != game.variant)],
         **imported_context(row),
     }
 

@@ -16,6 +16,7 @@ from dealer_assist.games.registry import all_games
 if TYPE_CHECKING:
     from dealer_assist.core.deal import Deal, Totals
     from dealer_assist.core.table import Table
+    from dealer_assist.games import Game
 
 LOG_LENGTH = 12
 
@@ -66,6 +67,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
     game.add_state(state, deal, totals)
     for other in all_games():
         other.waiting_state(state, totals, game)
+    state["carried_pots"] = carried_pots_state(game, deal, totals)
     state["carried"] = deal.carry if deal else totals.carry
     state["sitting_out"] = list(totals.sitting_out)
     state["departed"] = [d.to_json() for d in totals.departed]
@@ -73,6 +75,25 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
         state["next_games"] = table.game_choices()
         state["between_actions"] = list(game.between_deal_actions)
     return state
+
+
+def carried_pots_state(game: Game, deal: Deal | None, totals: Totals) -> list[dict[str, Any]]:
+    """The pots the table keeps between deals that the pages show now: the dealt game's own
+    (R28, R50), then another game's waiting through this deal (R72)."""
+    amounts = game.carried_amounts(deal, totals)
+    out = [{"key": pot.key, "title": pot.title, "amount": amounts.get(pot.key, 0),
+            "waiting": False, "words": f"{pot.title}: {amounts.get(pot.key, 0)}"}
+           for pot in game.carried_pots]
+    shown = {pot.key for pot in game.carried_pots}
+    for other in all_games():
+        waiting = other.waiting_amounts(totals)
+        for pot in other.carried_pots:
+            amount = waiting.get(pot.key, 0)
+            if pot.key not in shown and amount:
+                shown.add(pot.key)
+                out.append({"key": pot.key, "title": pot.title, "amount": amount,
+                            "waiting": True, "words": f"{pot.title} waiting: {amount}"})
+    return out
 
 
 def public_instruction(step: dict[str, Any], deal: Deal | None) -> str:
