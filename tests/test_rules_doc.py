@@ -44,7 +44,7 @@ def test_rules_doc_numbers_what_the_shared_rules_number() -> None:
         pytest.skip("the shared rules are not beside this checkout")
     shared = {int(n) for n in re.findall(r"\(R(\d+)\)", SOURCE.read_text())}
     assert shared - NUMBERS - {12} == set(NOT_YET_WRITTEN)
-    assert NUMBERS <= shared
+    assert shared >= NUMBERS
 
 
 def test_rules_doc_is_in_its_own_words() -> None:
