@@ -16,7 +16,9 @@ from __future__ import annotations
 import copy
 import random
 import re
+import tomllib
 import warnings
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,8 +33,10 @@ from pokerkit import Automation, HandHistory, State
 from dealer_assist.core.autoplay import legal_actions
 from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import all_games
 from dealer_assist.services import phh
 
+ROOT = Path(__file__).resolve().parent.parent
 TOML = {"Content-Type": "application/toml"}
 PUSHED_BY_STEP = tuple(a for a in HandHistory.automations if a is not Automation.CHIPS_PUSHING)
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -360,3 +364,18 @@ def test_r9_a_hand_history_changed_anywhere_is_imported_or_refused_never_a_crash
         phh.rebuild("\n".join(lines))
     except ImportRefusedError as err:
         assert str(err).endswith(".") and len(str(err)) < 400
+
+
+def test_the_examples_of_docs_hand_histories_are_what_the_app_reads_back() -> None:
+    """Every example in docs/hand-histories.md is a real export: the app's import replays it
+    to the stacks it states, and PokerKit replays the one in PHH's own code to the same."""
+    examples = re.findall(r"```toml\n(.*?)```", (ROOT / "docs" / "hand-histories.md")
+                          .read_text(), re.S)
+    variants = set()
+    for text in examples:
+        fields = tomllib.loads(text)
+        variants.add(fields["_variant"])
+        phh.rebuild(text)  # refused if a stack is not what the lines make
+        if fields["variant"] == "NT":
+            assert pokerkit_replay(text)[0] == fields["finishing_stacks"]
+    assert variants == {game.variant for game in all_games()}

@@ -119,7 +119,8 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
         fields["finishing_stacks"] = [end.players[s].stack for s in order]
         fields["winnings"] = [payouts.get(deal.players[s].name, 0) for s in order]
     fields["_variant"] = game.variant
-    fields["_betting"] = betting
+    if game.betting_structures:
+        fields["_betting"] = betting
     fields["_dealer"] = deal.players[deal.dealer].name
     extra = {k: v for k, v in records[0].items() if k != "type"}
     if extra:
