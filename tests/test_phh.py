@@ -326,6 +326,8 @@ def test_r9_an_import_that_cannot_be_read_is_refused_with_a_sentence(
         (tampered, "the file has been changed"),
         (text.replace('"p1 cc"', '"p1 cbr 999999"', 1), "cannot be replayed"),
         (text.replace('"d db ', '"d zz ', 1), "cannot be read"),
+        (text.replace('"p1 cc"', '"p0 cc"', 1), "cannot be read"),
+        ("a = " + "[" * 5000 + "]" * 5000, "nested too deep"),
     ]
     before = len(client.get("/api/tables").get_json())
     for body, sentence in cases:

@@ -418,6 +418,8 @@ def read_table(text: str) -> dict[str, Any]:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ImportRefusedError(f"The file is not PHH (TOML): {err}.") from None
+    except RecursionError:  # arrays nested thousands deep
+        raise ImportRefusedError("The file is not PHH: its arrays are nested too deep.") from None
     sections = list(doc.values()) if "variant" not in doc else [doc]
     if not sections or not all(isinstance(s, dict) for s in sections):
         raise ImportRefusedError("The file has no hand in it: a PHH file of dealer-assist's "
@@ -544,16 +546,14 @@ class _Reader:
         """The record a line stands for; None where it is part of another (a showdown's
         hands are gathered until the showdown, hole cards after the first line)."""
         actor, verb, args = words[0], words[1], words[2:]
-        name = None if actor == "d" else players[int(actor[1:]) - 1]
-        if actor != "d" and (not actor.startswith("p") or int(actor[1:]) < 1):
-            raise ValueError(actor)
+        name = None if actor == "d" else player_named(actor, players)
         kind = self.step_kind()
         if verb == "dh" and dealing:
             return None
         if verb == "dh" and kind == "next":
             return {"type": "next"}
         if verb == "dh":
-            return {"type": "deal_cards", "player": players[int(args[0][1:]) - 1],
+            return {"type": "deal_cards", "player": player_named(args[0], players),
                     "cards": [c[0] if c[1] == "?" else c for c in split_cards(args[1])]}
         if verb == "db":
             cells = self.table.next_step().cells or ()
@@ -587,6 +587,14 @@ class _Reader:
         if total == allowed.most:
             return {"type": "all_in", "player": name}
         return {"type": "raise" if allowed.current else "bet", "player": name, "amount": total}
+
+
+def player_named(label: str, players: list[str]) -> str:
+    """The name PHH's ``p3`` stands for (ValueError for a label of no player)."""
+    number = int(label[1:]) if label[:1] == "p" else 0
+    if not 1 <= number <= len(players):
+        raise ValueError(label)
+    return players[number - 1]
 
 
 def following(lines: list[Any], position: int) -> Iterator[list[str]]:
