@@ -43,9 +43,10 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
 # --------------------------------------------------------------------------- PokerKit
-def pokerkit_replay(text: str) -> tuple[list[int], State]:
-    """PokerKit's own replay of a PHH hand: its final stacks, and its state once the betting
-    is over (its pots formed, every hand still in, nobody paid yet)."""
+def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int], State]:
+    """PokerKit's own replay of a PHH hand: its final stacks, and (``keep_settled``) its state
+    once the betting is over (its pots formed, every hand still in, nobody paid yet), else
+    its last."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fold where a check is free
         # as PokerKit's own defaults, but the pots pushed one step at a time by the replay
@@ -53,7 +54,8 @@ def pokerkit_replay(text: str) -> tuple[list[int], State]:
         settled: State | None = None
         state: State | None = None
         for state, _ in history.state_actions:
-            if settled is None and (state.showdown_indices or state.can_push_chips()):
+            if keep_settled and settled is None and (state.showdown_indices
+                                                     or state.can_push_chips()):
                 settled = copy.deepcopy(state)
     assert state is not None
     return list(state.stacks), settled or state  # a pot of nothing is never pushed
@@ -72,8 +74,9 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
                                  first=[])
         assert fields["variant"] == {"no_limit": "NT", "fixed_limit": "FT"}[d.rules["betting"]]
         assert fields["finishing_stacks"] == ours
+        text = phh.dumps(fields)
         try:
-            theirs, settled = pokerkit_replay(phh.dumps(fields))
+            theirs, settled = pokerkit_replay(text)
         except ValueError:
             # R5: a fixed-limit all-in raise for less than a full raise is no raise, where
             # PokerKit counts it: it refuses a raise that R5 still allows, and cannot go on
@@ -83,6 +86,7 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
         if theirs == ours:
             seen["same stacks"] += 1
             continue
+        theirs, settled = pokerkit_replay(text, keep_settled=True)
         if uncounted and sum(settled.statuses) <= 1:
             seen["a short all-in raise is no raise"] += 1  # PokerKit folded the raiser
             continue
@@ -120,8 +124,8 @@ def test_r60_r61_every_exported_holdem_deal_replays_in_pokerkit_to_our_stacks() 
 
 
 @pytest.mark.slow
-def test_r60_r61_thousands_of_exported_holdem_deals_replay_in_pokerkit() -> None:
-    seen = run_pokerkit(1000, seed=12)
+def test_r60_r61_hundreds_of_exported_holdem_deals_replay_in_pokerkit() -> None:
+    seen = run_pokerkit(600, seed=12)
     # every allowance is met (none is dead), and each stays the exception
     assert all(seen.values()), seen
     assert seen["a short all-in raise is no raise"] < seen["same stacks"] / 50, seen
