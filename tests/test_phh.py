@@ -170,9 +170,9 @@ def test_r60_a_holdem_deal_in_phh_field_by_field() -> None:
 # --------------------------------------------------------------------------- the API
 def play_night(client: FlaskClient, variant: str, rules: dict[str, Any], deals: int,
                seed: int) -> Dealer:
-    """A table played through the API with random legal actions: ``deals`` deals, with an
-    undo now and then and the between-deal records of a night (rebuys, a late seat, a sit
-    out and back in, a correction) where the game allows them."""
+    """A table played through the API with random legal actions: ``deals`` deals, with a
+    start undone, an undo now and then, and the between-deal records of a night (rebuys, a
+    late seat, a sit out and back in, a correction) where the game allows them."""
     dealer = new_table(client, variant, PLAYERS, rules)
     t = Table.create(variant, PLAYERS, rules, "Friday")
     rng = random.Random(seed)
@@ -183,8 +183,14 @@ def play_night(client: FlaskClient, variant: str, rules: dict[str, Any], deals: 
         dealer.act(action.to_json())
         t = t.apply(action)
 
+    post({"type": "start_deal"})
+    post({"type": "undo"})  # a start taken back (R74): no deal, and none in the export
     started = 0
+    taken_back = False
     for _ in range(5000):
+        if len(t.actions) == 2 and started == 2 and not taken_back:
+            post({"type": "undo"})  # the second deal's first record, taken back (R8)
+            taken_back = True
         if t.deal_over:
             if started == deals:
                 return dealer
