@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.games.registry import new_table
+
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
 if str(REPO) not in sys.path:
@@ -292,10 +294,9 @@ def action_script(variant: str, players: list[str], count: int, seed: int = 1,
                   rules: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """``count`` legal action bodies in order, from random legal play on a local table
     (King's Pot records replay the same on the server: nothing in them is drawn there)."""
-    from dealer_assist.core.table import Table
 
     rng = random.Random(seed)
-    table = Table.create(variant, players, rules or {})
+    table = new_table(variant, players, rules or {})
     bodies: list[dict[str, Any]] = []
     while len(bodies) < count:
         body = pick(table, rng)

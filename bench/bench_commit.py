@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Poster, app_server, keep_pool, machine, median, percentile, pick
 
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.services import storage
 from dealer_assist.services.auth import hash_token
 from dealer_assist.services.tables import TableStore, append_action, insert_table
@@ -55,7 +56,7 @@ def build(db_path: Path, ages: dict[str, int], seed: int) -> dict[str, Table]:
     try:
         for table_id, deals in ages.items():
             rng = random.Random(seed)
-            table = Table.create("kings_pot", PLAYERS, RULES)
+            table = new_table("kings_pot", PLAYERS, RULES)
             insert_table(db, table_id, table.setup, hash_token(TOKEN))
             with storage.write_transaction(db):
                 for _ in range(deals):

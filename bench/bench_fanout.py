@@ -52,6 +52,7 @@ from _common import (
     servers,
 )
 
+from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 23)]  # a full King's Pot table (R20)
@@ -114,10 +115,9 @@ def tap_bytes(bodies: list[dict[str, Any]]) -> tuple[int, int]:
     ``state_patch`` event's payload that carries the same change, per phone."""
     import json
 
-    from dealer_assist.core.table import Table
     from dealer_assist.web.patch import state_patch
 
-    table = Table.create("kings_pot", PLAYERS)
+    table = new_table("kings_pot", PLAYERS)
     before = {"id": "x" * 8, **table_state(table)}
     full, patch = [], []
     for body in bodies:

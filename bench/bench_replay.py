@@ -28,6 +28,8 @@ from typing import Any
 
 from bench_state import run_at, unpack
 
+from dealer_assist.games.registry import new_table
+
 VARIANT = "texas_dozen"  # two players, no limit: a raise can follow a raise forever
 SIZES = (1250, 2500, 5000, 10000)
 SHAPES = ("raises", "raise/undo", "raises, then undo/raise")
@@ -35,9 +37,8 @@ SHAPES = ("raises", "raise/undo", "raises, then undo/raise")
 
 def records(shape: str, n: int) -> list[dict[str, Any]]:
     """The JSON records of one deal of ``n`` records (Ann and Bob raise by the big blind)."""
-    from dealer_assist.core.table import Table
 
-    t = Table.create(VARIANT, [{"name": "Ann", "stack": 10**8}, {"name": "Bob", "stack": 10**8}])
+    t = new_table(VARIANT, [{"name": "Ann", "stack": 10**8}, {"name": "Bob", "stack": 10**8}])
     out: list[dict[str, Any]] = []
 
     def take(body: dict[str, Any]) -> None:
@@ -67,7 +68,7 @@ def replay_ms(bodies: list[dict[str, Any]]) -> float:
     from dealer_assist.core.actions import Action
     from dealer_assist.core.table import Table
 
-    empty = Table.create(VARIANT, [{"name": "Ann", "stack": 10**8},
+    empty = new_table(VARIANT, [{"name": "Ann", "stack": 10**8},
                                    {"name": "Bob", "stack": 10**8}])
     actions = [Action.from_json(b) for b in bodies]
     start = time.perf_counter()

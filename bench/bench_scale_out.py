@@ -188,10 +188,10 @@ class Poster:
 def action_script(count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` legal King's Pot actions in order (random legal play on a local table)."""
     from dealer_assist.core.autoplay import legal_actions
-    from dealer_assist.core.table import Table
+    from dealer_assist.games.registry import new_table
 
     rng = random.Random(seed)
-    table = Table.create("kings_pot", PLAYERS, {})
+    table = new_table("kings_pot", PLAYERS, {})
     bodies: list[dict[str, Any]] = []
     while len(bodies) < count:
         options = legal_actions(table, rng)

@@ -22,12 +22,13 @@ from dealer_assist.core import evaluator
 from dealer_assist.core.autoplay import legal_actions, showdown_action
 from dealer_assist.core.hands import use_evaluator
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 
 
 def table_at_showdown(variant: str, players: int, seed: int) -> Table:
     """A table whose next step is the showdown, everyone still in (checks and calls only)."""
     rng = random.Random(seed)
-    t = Table.create(variant, [f"P{i}" for i in range(players)])
+    t = new_table(variant, [f"P{i}" for i in range(players)])
     t = t.apply(t.prepare({"type": "start_deal"}))
     while t.step()["kind"] != "showdown":
         options = legal_actions(t, rng)
@@ -88,7 +89,7 @@ def prepare(repeat: int) -> list[tuple[str, int, list[tuple[Table, object]]]]:
         cases = []
         for seed in range(repeat):
             if variant == "twenty_one_hand_holdem":
-                t = Table.create(variant, [f"P{i}" for i in range(players)],
+                t = new_table(variant, [f"P{i}" for i in range(players)],
                                  {"wilds": "jokers"})
                 t = table_at_showdown_21(t, seed)
             else:

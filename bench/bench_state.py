@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dealer_assist.games.registry import new_table
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"kings_pot": 10, "kings_pot_optional": 10, "texas_dozen": 9, "off_road_stud": 8,
          "twenty_one_hand_holdem": 6}
@@ -39,12 +41,11 @@ MEASURES = ("apply", "state", "dealer_state", "apply_settled", "state_settled")
 
 def record_deals(deals: int) -> dict[str, list[dict[str, Any]]]:
     from dealer_assist.core.autoplay import legal_actions
-    from dealer_assist.core.table import Table
 
     out: dict[str, list[dict[str, Any]]] = {}
     for variant, players in GAMES.items():
         rng = random.Random(7)
-        t = Table.create(variant, [f"P{i}" for i in range(players)])
+        t = new_table(variant, [f"P{i}" for i in range(players)])
         records: list[dict[str, Any]] = []
         for _ in range(deals):
             action = t.prepare({"type": "start_deal"})
@@ -64,13 +65,12 @@ def record_deals(deals: int) -> dict[str, list[dict[str, Any]]]:
 def replay_round(recorded: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
     """Median µs per record of apply, the public state and the dealer's state, per game."""
     from dealer_assist.core.actions import Action
-    from dealer_assist.core.table import Table
     from dealer_assist.web.state import table_state
 
     out: dict[str, dict[str, float]] = {}
     for variant, records in recorded.items():
         players = [f"P{i}" for i in range(GAMES[variant])]
-        t = Table.create(variant, players)
+        t = new_table(variant, players)
         applies, public, dealer = [], [], []
         settled_applies, settled_public = [], []  # the records that leave a result standing
         for body in records:

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import machine, median, percentile
 
-from dealer_assist.core.table import TableSetup
+from dealer_assist.games.registry import new_setup
 from dealer_assist.services import auth, storage, tables
 
 
@@ -36,7 +36,7 @@ def main() -> None:
         path = Path(folder) / "tokens.db"
         storage.init_db(path)
         db = storage.connect(path)
-        setup = TableSetup.create("kings_pot", ["Ann", "Bob", "Cy"], None, "Bench")
+        setup = new_setup("kings_pot", ["Ann", "Bob", "Cy"], None, "Bench")
         first = auth.new_token()
         tables.insert_table(db, "benchtab", setup, auth.hash_token(first))
         for _ in range(args.devices - 1):

@@ -15,7 +15,8 @@ import requests
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.autoplay import legal_actions
-from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import CATALOGUE, new_setup
 from dealer_assist.web.state import table_state
 
 VARIANT_PLAYERS: dict[str, list[str]] = {
@@ -41,7 +42,7 @@ class RemoteTable:
         self.id: str = made["id"]
         self.token: str = made["dealer_token"]
         self.headers = {"Authorization": f"Bearer {self.token}"}
-        self.setup = TableSetup.create(variant, players, rules or {}, body["name"])
+        self.setup = new_setup(variant, players, rules or {}, body["name"])
         self.mirror = Table.from_setup(self.setup)
         self.chips = self.mirror.chips()
 
@@ -96,7 +97,8 @@ class RemoteTable:
         assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
         tables = [Table.from_setup(self.setup)]
         for entry in records:
-            tables.append(tables[-1].apply(Action.from_json(entry["action"])))
+            action = Action.from_json(entry["action"], CATALOGUE.place_fields)
+            tables.append(tables[-1].apply(action))
         return tables
 
 
@@ -115,7 +117,7 @@ def sync(t: RemoteTable, table: Table, url: str, session: Any = requests) -> Tab
         raise AssertionError(f"the stored records after seq {table.seq} have a gap: "
                              f"{[e['seq'] for e in entries]}")
     for entry in entries:
-        table = table.apply(Action.from_json(entry["action"]))
+        table = table.apply(Action.from_json(entry["action"], CATALOGUE.place_fields))
     return table
 
 

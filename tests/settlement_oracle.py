@@ -9,6 +9,7 @@ from typing import Any
 
 from dealer_assist.core.autoplay import legal_actions, showdown_action
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 
 
@@ -59,7 +60,7 @@ def check_random_showdown(
     each player's best hand independently."""
     rng = random.Random(seed)
     players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks)]
-    t = Table.create(variant, players, {"betting": betting, "odd_chip": odd_chip})
+    t = new_table(variant, players, {"betting": betting, "odd_chip": odd_chip})
     t = t.apply(t.prepare({"type": "start_deal"}))
     while t.step()["kind"] != "showdown":
         if t.deal_over:

@@ -545,11 +545,12 @@ def test_kings_pot_refusals(make_table: Any) -> None:
     d.refuse({"type": "deal_cards", "player": "Bob", "cards": ["Ah", "Zz"]}, "Zz")
     d.run({"type": "deal_cards", "player": "Bob", "cards": ["Ah", "7c"]})
     d.refuse({"type": "deal_cards", "player": "Cy", "cards": ["Ah"]},
-             "A♥ is both Bob's hand and Cy's hand.")
+             "A♥ is entered twice: Bob's hand and Cy's hand.")
     d.run({"type": "deal_cards", "player": "Cy", "cards": ["Kd"]},
           {"type": "deal_cards", "player": "Ann", "cards": ["2s"]})
     d.refuse({"type": "reveal", "cards": {"r5c5": "9d"}}, "r5c5 is not turned now")
-    d.refuse({"type": "reveal", "cards": {"r1c1": "Kd"}}, "K♦ is both Cy's hand and r1c1.")
+    d.refuse({"type": "reveal", "cards": {"r1c1": "Kd"}},
+             "K♦ is entered twice: Cy's hand and r1c1.")
     d.run({"type": "reveal"})
     d.refuse({"type": "fold", "player": "Bob", "card": "9"}, "Bob holds no live 9")
     d.refuse({"type": "bet", "player": "Bob", "amount": 50},

@@ -12,6 +12,7 @@ import pytest
 from table_helpers import act, check_round, refuse, stacks
 
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 
 GAMES = ["texas_dozen", "texas_holdem"]
@@ -19,7 +20,7 @@ GAMES = ["texas_dozen", "texas_holdem"]
 
 def start(variant: str, players: list[Any], **rules: Any) -> Table:
     """A deal started and its hole cards dealt: pre-flop betting is next."""
-    t = act(Table.create(variant, players, rules), type="start_deal")
+    t = act(new_table(variant, players, rules), type="start_deal")
     return act(t, type="next")
 
 

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from listeners import Listener
 
-from dealer_assist.core.table import TableSetup
+from dealer_assist.games.registry import new_setup
 from dealer_assist.services import auth, storage
 from dealer_assist.web.app import create_app, get_socketio
 
@@ -283,10 +283,10 @@ def test_r75_a_table_made_before_pairing_existed_keeps_its_token(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with monkeypatch.context() as before:  # the database as the previous release left it
-        before.setattr(storage, "MIGRATIONS", storage.MIGRATIONS[:1])
+        before.setattr(storage.schema, "MIGRATIONS", storage.MIGRATIONS[:1])
         storage.init_db(database)
     db = storage.connect(database)
-    setup = TableSetup.create("texas_dozen", ["Ann", "Bob"], None, "Friday")
+    setup = new_setup("texas_dozen", ["Ann", "Bob"], None, "Friday")
     token = auth.new_token()
     with storage.write_transaction(db):
         storage.insert(db, "tables", {

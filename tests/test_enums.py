@@ -11,7 +11,7 @@ import pytest
 from dealer_assist.core.actions import ACTION_TYPES, Action, ActionType
 from dealer_assist.core.errors import SetupError
 from dealer_assist.core.rules import Betting, OddChip, Wilds
-from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 
 
@@ -25,7 +25,7 @@ def test_a_record_reads_into_an_action_type_and_writes_the_same_string() -> None
 
 
 def test_the_rules_are_enums_inside_and_the_same_strings_in_the_state() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"],
+    t = new_table("texas_dozen", ["Ann", "Bob", "Cy"],
                      {"betting": "pot_limit", "odd_chip": "carry"})
     rules = t.setup.rules
     assert rules.betting is Betting.POT_LIMIT and rules.odd_chip is OddChip.CARRY
@@ -44,5 +44,5 @@ def test_the_rules_are_enums_inside_and_the_same_strings_in_the_state() -> None:
 def test_a_word_that_is_no_choice_is_refused_even_where_a_game_has_no_betting_list(
         rules: dict[str, object], sentence: str) -> None:
     with pytest.raises(SetupError) as err:
-        Table.create("twenty_one_hand_holdem", ["Ann", "Bob", "Cy"], rules)
+        new_table("twenty_one_hand_holdem", ["Ann", "Bob", "Cy"], rules)
     assert str(err.value) == sentence

@@ -20,7 +20,7 @@ from dealer_assist.core.errors import (
     SetupError,
     StaleTableError,
 )
-from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.games import registry
 from dealer_assist.services import history, storage, tables
 from dealer_assist.services.auth import hash_token
 
@@ -39,7 +39,7 @@ def test_every_refusal_is_a_dealer_assist_error_and_a_value_error() -> None:
 
 
 def test_r9_an_action_the_rules_refuse_now_is_illegal_not_invalid() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"])
     t = t.apply(t.prepare({"type": "start_deal"}))
     with pytest.raises(IllegalActionError) as err:
         t.apply(t.prepare({"type": "check", "player": "Ann"}))
@@ -49,7 +49,7 @@ def test_r9_an_action_the_rules_refuse_now_is_illegal_not_invalid() -> None:
 def test_an_old_expect_seq_is_a_stale_table(db_path: Path) -> None:
     storage.init_db(db_path)
     db = storage.connect(db_path)
-    setup = TableSetup.create("texas_dozen", ["Ann", "Bob", "Cy"], None, "Friday")
+    setup = registry.new_setup("texas_dozen", ["Ann", "Bob", "Cy"], None, "Friday")
     tables.insert_table(db, "t1", setup, hash_token("secret"))
     store = tables.TableStore()
     store.act(db, "t1", {"type": "start_deal"}, expect_seq=0)

@@ -21,9 +21,10 @@ from dealer_assist.core.autoplay import legal_actions, unused_cards
 from dealer_assist.core.cards import FULL_DECK, RANKS
 from dealer_assist.core.errors import DealerAssistError, IllegalActionError, SetupError
 from dealer_assist.core.hands import rank_five
-from dealer_assist.core.layouts import CELLS_5, LINE_OF_RANK, LINES_5, REVEAL_SETS_5
-from dealer_assist.core.rules import max_cards_per_player
+from dealer_assist.core.layouts import CELLS_5, LINES_5, REVEAL_SETS_5
 from dealer_assist.core.table import Table
+from dealer_assist.games import registry
+from dealer_assist.games.kings_pot import LINE_OF_RANK, max_cards_per_player
 from dealer_assist.web.state import hidden_cards, table_state
 
 VARIANTS = ("kings_pot", "kings_pot_optional")
@@ -59,7 +60,7 @@ def new_table(n: int = 3, variant: str = "kings_pot", stacks: dict[str, int] | N
     players: list[Any] = [
         {"name": name, "stack": stacks[name]} if name in stacks else name for name in NAMES[:n]
     ]
-    return Table.create(variant, players, rules)
+    return registry.new_table(variant, players, rules)
 
 
 def act(t: Table, **body: Any) -> Table:
@@ -191,9 +192,9 @@ SF_9 = "5c 6c 7c 8c 9c"
 def test_r20_three_to_twenty_two_players(variant: str) -> None:
     for n in (2, 23):
         with pytest.raises(SetupError, match=rf"is for 3 to 22 players, not {n}\."):
-            Table.create(variant, [f"P{i}" for i in range(n)])
+            registry.new_table(variant, [f"P{i}" for i in range(n)])
     for n in (3, 22):
-        assert len(table_state(Table.create(variant, list(NAMES[:n])))["players"]) == n
+        assert len(table_state(registry.new_table(variant, list(NAMES[:n])))["players"]) == n
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -370,7 +371,7 @@ def test_r23_a_card_entered_twice_is_caught_with_its_suit() -> None:
     t = buy(new_table(), {"Bob": 2, "Cy": 1})
     t = act(t, type="deal_cards", player="Bob", cards=["9h", "K"])
     assert refuse(t, type="deal_cards", player="Cy", cards=["9h"]) == (
-        "9♥ is both Bob's hand and Cy's hand.")
+        "9♥ is entered twice: Bob's hand and Cy's hand.")
     assert refuse(t, type="deal_cards", player="Cy", cards=["Zz"]).startswith(
         '"Zz" is not a card')
     t = act(t, type="deal_cards", player="Cy", cards=["9"])  # the rank alone is never caught
@@ -738,7 +739,7 @@ def test_r28_kings_pot_carries_to_the_next_deal_and_the_kings_share_it(variant: 
                  kings="7c 7d 7h 7s 2c")  # four sevens lose to the straight flush
     assert table_state(t)["result"]["winning_lines"] == ["col4"]
     assert "kings_pot_won" not in table_state(t)["result"]
-    assert t.totals.kings_pot == 3
+    assert t.totals.carried.get("kings_pot", 0) == 3
     assert table_state(t)["result_sentences"] == [
         "Nothing was bet: Bob, a king-high straight flush on column 4.",
         "The king's pot of 3 carries to the next deal."]
@@ -764,7 +765,7 @@ def test_r28_kings_pot_carries_to_the_next_deal_and_the_kings_share_it(variant: 
         "King's pot 8: Cy (2 shares) and Ann split it, a share a king.",
         "Cy gets the 2 odd chips of the king's pot: the first of its winners from the "
         "dealer's left (R7)."]
-    assert table_state(t)["kings_pot"] == 0 and t.totals.kings_pot == 0
+    assert table_state(t)["kings_pot"] == 0 and t.totals.carried.get("kings_pot", 0) == 0
     assert stacks(t) == {"Ann": 99 - 1 + 2, "Bob": 99 - 2, "Cy": 99 - 2 + 6}
 
 
@@ -776,7 +777,7 @@ def test_r28_kings_pot_carries_across_deals_until_won() -> None:
         t = to_showdown(t)
         t = showdown(t, make_grid({"row2": "Tc Jc Qc Kc Ac"}, held="A 2", seed=deal_number))
         assert table_state(t)["deal_number"] == deal_number
-        assert t.totals.kings_pot == pot
+        assert t.totals.carried.get("kings_pot", 0) == pot
         assert table_state(t)["kings_pot"] == pot
     assert t.chips() == 300
 
@@ -814,7 +815,7 @@ def test_r29_fewer_than_two_buyers_end_the_deal_at_once() -> None:
     state = table_state(t)
     assert state["step"]["kind"] == "start_deal"
     assert state["result"]["payouts"] == {} and state["result"]["no_play"] is True
-    assert state["kings_pot"] == 3 and t.totals.kings_pot == 3
+    assert state["kings_pot"] == 3 and t.totals.carried.get("kings_pot", 0) == 3
     assert stacks(t) == {"Ann": 100, "Bob": 97, "Cy": 100}
     assert player(t, "Bob")["status"] == "out"
     t = buy(t, {})  # nobody buys: the deal ends at once too, and the king's pot stays
@@ -840,7 +841,7 @@ def test_r29_last_player_takes_the_betting_pot_and_the_kings_pot_carries(variant
     assert state["result"]["payouts"] == {"Bob": 6}  # 4 of Bob's, 2 of Cy's
     assert state["step"]["kind"] == "start_deal"
     assert stacks(t) == {"Ann": 99, "Bob": 100, "Cy": 97}
-    assert state["kings_pot"] == 4 and t.totals.kings_pot == 4
+    assert state["kings_pot"] == 4 and t.totals.carried.get("kings_pot", 0) == 4
     t = buy(t, {"Cy": 1, "Ann": 1})  # the next deal adds its antes to the carried 4
     assert table_state(t)["kings_pot"] == 6
 
@@ -1056,7 +1057,7 @@ def test_r7_odd_chips_go_to_the_card_seats_in_order() -> None:
 def test_r7_carry_leaves_the_odd_chip_in_the_kings_pot() -> None:
     t = tie_table(odd_chip="carry")
     assert table_state(t)["result"]["payouts"] == {"Ann": 4, "Cy": 4}
-    assert table_state(t)["kings_pot"] == 4 and t.totals.kings_pot == 4
+    assert table_state(t)["kings_pot"] == 4 and t.totals.carried.get("kings_pot", 0) == 4
     t = buy(t, {"Cy": 1, "Ann": 1})
     assert table_state(t)["kings_pot"] == 6
 
@@ -1084,7 +1085,7 @@ def test_r7_carry_odd_chip_is_for_the_next_deal_not_the_kings_pot_won_now() -> N
     assert result["winning_lines"] == ["col4", "king"]
     assert result["kings_pot_won"] == 3
     assert result["payouts"] == {"Bob": 4 + 3, "Cy": 4}
-    assert t.totals.kings_pot == 1
+    assert t.totals.carried.get("kings_pot", 0) == 1
 
 
 # ------------------------------------------------------------------------------ R8
@@ -1194,19 +1195,19 @@ def test_r9_card_already_on_the_table_is_refused() -> None:
     t = buy(new_table(), {"Bob": 2, "Cy": 1})
     t = act(t, type="deal_cards", player="Bob", cards=["9h", "Ks"])
     assert refuse(t, type="deal_cards", player="Cy", cards=["Ks"]) == (
-        "K♠ is both Bob's hand and Cy's hand.")
+        "K♠ is entered twice: Bob's hand and Cy's hand.")
     t = act(t, type="deal_cards", player="Cy", cards=["9c"])
     assert refuse(t, type="reveal", cards={"r1c1": "9h"}) == (
-        "9♥ is both Bob's hand and r1c1.")
+        "9♥ is entered twice: Bob's hand and r1c1.")
     assert refuse(t, type="reveal", cards={"r1c1": "Ah", "r2c4": "Ah"}) == (
-        "A♥ is both r1c1 and r2c4.")
+        "A♥ is entered twice: r1c1 and r2c4.")
     t = to_showdown(act(t, type="reveal", cards={"r1c1": "Ah"}))
     grid = make_grid({}, held="9h Ks 9c Ah")
     grid["r1c1"] = "Ah"
     assert refuse(t, type="showdown", cells=grid, kings_hand=["Ks", "2c", "3c", "4c", "5c"])\
-         == "K♠ is both Bob's hand and the king's hand."
+         == "K♠ is entered twice: Bob's hand and the king's hand."
     assert refuse(t, type="showdown", cells={**grid, "r2c2": "Ah"},
-                  kings_hand=WEAK_KINGS.split()) == "A♥ is both r1c1 and r2c2."
+                  kings_hand=WEAK_KINGS.split()) == "A♥ is entered twice: r1c1 and r2c2."
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -1220,7 +1221,7 @@ def test_r9_a_card_both_a_new_grid_cell_and_the_kings_hand_is_refused(variant: s
         "8♦ is entered twice in the king's hand.")
     grid["r1c5"] = "8d"
     assert refuse(t, type="showdown", cells=grid, kings_hand=WEAK_KINGS.split()) == (
-        "8♦ is both r1c5 and the king's hand.")
+        "8♦ is entered twice: r1c5 and the king's hand.")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -1234,16 +1235,17 @@ def test_r9_a_card_entered_twice_is_named_in_both_places_whatever_the_order(
     while t.step()["kind"] != "reveal":
         t = checks(t)
     first = t.step()["cells"][0]
-    assert refuse(t, type="reveal", cards={first: "Ah"}) == f"A♥ is both Bob's hand and {first}."
+    assert refuse(t, type="reveal", cards={first: "Ah"}) == (
+        f"A♥ is entered twice: Bob's hand and {first}.")
     t = to_showdown(t)
     grid = make_grid({}, held="Ah 2")
     grid[REVEAL_SETS_5[1][0]] = "8d"
     assert "8d" not in [v for c, v in grid.items() if c != REVEAL_SETS_5[1][0]]
     assert refuse(t, type="showdown", cells=grid, kings_hand=WEAK_KINGS.split()) == (
-        f"8♦ is both {REVEAL_SETS_5[1][0]} and the king's hand.")
+        f"8♦ is entered twice: {REVEAL_SETS_5[1][0]} and the king's hand.")
     grid[cell] = "Ah"
     assert refuse(t, type="showdown", cells=grid, kings_hand=["Kd", "Kh", "2c", "3c", "4c"]) == (
-        f"A♥ is both Bob's hand and {cell}.")
+        f"A♥ is entered twice: Bob's hand and {cell}.")
 
 
 def test_r9_a_fifth_card_of_a_rank_is_refused_at_the_showdown() -> None:
@@ -1373,7 +1375,7 @@ def test_r3_random_play_conserves_chips_and_refuses_illegal_actions(
     odd_chip: str,
 ) -> None:
     rng = random.Random(seed)
-    t = Table.create(
+    t = registry.new_table(
         variant, [{"name": NAMES[i], "stack": stack_list[i]} for i in range(n)],
         {"ante": ante, "betting": betting, "odd_chip": odd_chip},
     )
@@ -1410,7 +1412,7 @@ def test_r3_random_play_conserves_chips_and_refuses_illegal_actions(
         else:
             raise AssertionError("a deal did not end")
         state = table_state(t)
-        assert state["kings_pot"] == t.totals.kings_pot >= 0
+        assert state["kings_pot"] == t.totals.carried.get("kings_pot", 0) >= 0
         assert sum(p["stack"] for p in state["players"]) + state["kings_pot"] == total
         assert all(p["stack"] >= 0 for p in state["players"])
         if table_state(t)["can_undo"]:  # the ended deal can still be undone until the next starts

@@ -81,6 +81,17 @@ def test_the_core_imports_no_web_storage_or_services() -> None:
     assert not wrong, wrong
 
 
+def test_the_core_imports_no_game() -> None:
+    """Issue 21: the game interface (``core/game.py``) is the core's; the games plug in, and
+    the table is given them by the services (a ``Catalogue``), as python-chess's core never
+    imports its variants."""
+    wrong = sorted(
+        (name, m) for name in MODULES if name.startswith("dealer_assist.core")
+        for m in imports(name)
+        if m == "dealer_assist.games" or m.startswith("dealer_assist.games."))
+    assert not wrong, wrong
+
+
 def test_the_games_and_services_import_no_web() -> None:
     banned = ("dealer_assist.web", "flask", "flask_socketio", "socketio")
     wrong = sorted(
@@ -94,14 +105,15 @@ def test_storage_knows_no_rules_and_only_the_engines_know_their_drivers() -> Non
     """Issue 11: storage is rows and transactions (acting on a table is services/tables.py);
     issue 16: only storage (and backup, which copies a SQLite file) names a database driver,
     so the web and the CLI catch storage's own errors."""
-    storage = imports("dealer_assist.services.storage")
+    storage = {m for name in MODULES if name.startswith("dealer_assist.services.storage")
+               for m in imports(name)}
     assert not {m for m in storage if m.startswith(("dealer_assist.core.table",
                                                     "dealer_assist.games"))}, storage
     assert "dealer_assist.core.table" in imports("dealer_assist.services.tables")
     drivers = ("sqlite3", "sqlite_utils", "psycopg")
     wrong = sorted(
         (name, m) for name in MODULES
-        if name not in ("dealer_assist.services.storage", "dealer_assist.services.backup")
+        if not name.startswith(("dealer_assist.services.storage", "dealer_assist.services.backup"))
         for m in imports(name) if any(m == d or m.startswith(d + ".") for d in drivers))
     assert not wrong, wrong
 
@@ -201,17 +213,60 @@ def game_words() -> list[tuple[str, re.Pattern[str]]]:
 def test_the_scan_covers_every_layer() -> None:
     names = {p.relative_to(ROOT).as_posix() for p in SOURCES}
     assert {"dealer_assist/core/table.py", "dealer_assist/web/state.py",
-            "dealer_assist/services/history.py", "static/js/tablet.js",
+            "dealer_assist/services/history/view.py", "static/js/tablet.js",
             "templates/index.html"} <= names
     assert not any(n.startswith("dealer_assist/games/") for n in names)
+
+
+# What a game carries of its own (issue 21): the king's pot, its king's hand, and the bank of
+# 21 Hand Hold'em, by their words and by the keys the game gives them; outside games/ they are
+# data (a place, a carried pot) that no file spells.
+GAME_OWN = re.compile(r"""king'?s[ _-]?(pot|hand)|["']bank["']|\bbank_after\b""", re.I)
+# Files that still spell them, each with the issue that takes it out: a list that only
+# shrinks (the test fails when a file listed here no longer needs to be).
+STILL_NAMING: dict[str, str] = {
+    "dealer_assist/services/history/books.py": "issue 24: the banker's words",
+    "dealer_assist/services/history/export.py": "issue 24: carried pots by key",
+    "dealer_assist/services/history/importing.py": "issue 24: carried pots by key",
+    "dealer_assist/services/history/view.py": "issue 24: carried pots by key",
+    "dealer_assist/services/storage/rows.py": "issue 24: the carried-after column",
+    "dealer_assist/services/storage/schema.py": "issue 24: the carried-after column",
+    "dealer_assist/services/tables.py": "issue 24: the carried-after column",
+    "dealer_assist/web/charts.py": "issue 24: a carried pot's chart",
+    "dealer_assist/web/history_api.py": "issue 24: a carried pot's chart",
+    "static/js/between.js": "issue 22: pages drawn from the metadata",
+    "static/js/common.js": "issue 22: pages drawn from the metadata",
+    "static/js/history.js": "issue 24: the history page from the metadata",
+    "static/js/phone.js": "issue 22: pages drawn from the metadata",
+    "static/js/tablet.js": "issue 22: pages drawn from the metadata",
+    "templates/history.html": "issue 24: the history page from the metadata",
+    "templates/phone.html": "issue 22: pages drawn from the metadata",
+    "templates/replay.html": "issue 24: the history page from the metadata",
+    "templates/tablet.html": "issue 22: pages drawn from the metadata",
+}
+
+
+def names_a_game(text: str) -> list[str]:
+    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {word}"
+             for word, pattern in game_words() for m in pattern.finditer(text)]
+    return found + [f"line {text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+                    for m in GAME_OWN.finditer(text)]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_module_outside_games_names_a_game(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {word}"
-             for word, pattern in game_words() for m in pattern.finditer(text)]
-    assert not found, found
+    name = path.relative_to(ROOT).as_posix()
+    found = names_a_game(text)
+    if name in STILL_NAMING:
+        assert found, f"{name} names no game any more: take it off STILL_NAMING"
+    else:
+        assert not found, found
+
+
+def test_the_scan_finds_what_a_game_carries() -> None:
+    assert names_a_game('state.kings_pot_words; s["bank"]; "King\'s hand"; bank_after')
+    assert not names_a_game("the banker holds what the table keeps; a bank of chips")
 
 
 def test_the_game_scan_finds_a_name() -> None:

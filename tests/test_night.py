@@ -19,6 +19,7 @@ from dealer_assist.core.actions import BETWEEN_DEAL_TYPES
 from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.table import Table
+from dealer_assist.games import registry
 from dealer_assist.services import storage, tables
 from dealer_assist.web.state import table_state
 
@@ -37,7 +38,7 @@ def act(t: Table, **body: Any) -> Table:
 
 def after_bank(t: Table) -> int:
     """Chips at the table that nobody bought: the bank of a whole game (R50)."""
-    return t.game.initial_totals(t.setup).bank
+    return t.game.initial_totals(t.setup).carried.get("bank", 0)
 
 
 def fold_out(t: Table) -> Table:
@@ -73,7 +74,7 @@ def status(t: Table) -> dict[str, str]:
 
 # ------------------------------------------------------------------------------ R70
 def test_r70_seat_a_player_after_another_with_a_stack_or_the_buy_in() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"], {"buy_in": 80})
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"], {"buy_in": 80})
     t = act(t, type="seat", player="Dee", stack=50, after="Ann")
     t = act(t, type="seat", player="Eve")  # no seat named: after the last; the buy-in
     assert names(t) == ["Ann", "Dee", "Bob", "Cy", "Eve"]
@@ -88,7 +89,7 @@ def test_r70_seat_a_player_after_another_with_a_stack_or_the_buy_in() -> None:
 
 
 def test_r70_leave_cashes_out_the_whole_stack() -> None:
-    t = fold_out(act(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
+    t = fold_out(act(registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
     before = stacks(t)
     total = t.chips()
     t = act(t, type="rebuy", player="Bob", amount=20)
@@ -103,7 +104,7 @@ def test_r70_leave_cashes_out_the_whole_stack() -> None:
 
 
 def test_r70_names_stay_unique_among_everyone_who_ever_sat() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"])
     t = t.apply(t.prepare({"type": "leave", "player": "Bob"}))
     refuse(t, "Someone called bob has already sat at this table", type="seat", player="bob")
     refuse(t, "Someone called Ann has already sat", type="seat", player="Ann")
@@ -114,7 +115,7 @@ def test_r70_names_stay_unique_among_everyone_who_ever_sat() -> None:
 
 
 def test_r70_who_sits_out_or_has_no_chips_is_out_and_posts_nothing() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", {"name": "Cy", "stack": 0}, "Dee"],
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", {"name": "Cy", "stack": 0}, "Dee"],
                      {"ante": 1})
     t = act(t, type="sit_out", player="Bob")
     assert table_state(t)["sitting_out"] == ["Bob"]
@@ -145,24 +146,24 @@ def test_r70_who_sits_out_or_has_no_chips_is_out_and_posts_nothing() -> None:
 def test_r70_bad_between_deal_records_are_refused_with_a_sentence(
     body: dict[str, Any], sentence: str
 ) -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"])
     refuse(t, sentence, **body)
 
 
 def test_r70_sitting_out_twice_is_refused() -> None:
-    t = act(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), type="sit_out", player="Cy")
+    t = act(registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"]), type="sit_out", player="Cy")
     refuse(t, "Cy is already sitting out.", type="sit_out", player="cy")
 
 
 def test_r70_a_whole_game_keeps_its_players() -> None:
-    t = Table.create("twenty_one_hand_holdem", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("twenty_one_hand_holdem", ["Ann", "Bob", "Cy"])
     for kind in ("seat", "leave", "sit_out", "sit_in"):
         refuse(t, "nobody joins, leaves or sits out", type=kind, player="Ann")
 
 
 # ------------------------------------------------------------------------------ R71
 def test_r71_start_deal_may_name_the_game_and_the_next_deal_stays_with_it() -> None:
-    t = fold_out(act(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
+    t = fold_out(act(registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
     t = act(t, type="start_deal", variant="off_road_stud")
     state = table_state(t)
     assert state["variant"] == "off_road_stud" and state["variant_name"] == "Off-Road Stud"
@@ -174,7 +175,7 @@ def test_r71_start_deal_may_name_the_game_and_the_next_deal_stays_with_it() -> N
 
 
 def test_r71_a_deal_outside_the_game_s_range_is_refused_over_players_dealt_in() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"])
     t = act(t, type="sit_out", player="Cy")
     sentence = refuse(t, "King's Pot is for 3 to 22 players dealt in, not 2",
                       type="start_deal", variant="kings_pot")
@@ -186,11 +187,11 @@ def test_r71_a_deal_outside_the_game_s_range_is_refused_over_players_dealt_in() 
 
 
 def test_r71_a_whole_game_stays_and_a_cash_table_does_not_switch_to_one() -> None:
-    whole = Table.create("twenty_one_hand_holdem", ["Ann", "Bob", "Cy"])
+    whole = registry.new_table("twenty_one_hand_holdem", ["Ann", "Bob", "Cy"])
     refuse(whole, "it stays with it", type="start_deal", variant="texas_dozen")
     assert [c["variant"] for c in table_state(whole)["next_games"]] == [
         "twenty_one_hand_holdem"]
-    cash = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    cash = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"])
     refuse(cash, "make a new table for it", type="start_deal",
            variant="twenty_one_hand_holdem")
     assert "twenty_one_hand_holdem" not in [c["variant"] for c in
@@ -199,7 +200,7 @@ def test_r71_a_whole_game_stays_and_a_cash_table_does_not_switch_to_one() -> Non
 
 def test_r71_house_rules_are_the_table_s_each_game_reading_those_it_uses() -> None:
     # the table left the ante at Texas Dozen's default (none): Off-Road Stud antes its own 1
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"], {"big_blind": 4})
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"], {"big_blind": 4})
     choices = {c["variant"]: c for c in table_state(t)["next_games"]}
     assert choices["texas_dozen"]["rules"]["big_blind"] == 4
     assert choices["off_road_stud"]["rules"]["ante"] == 1
@@ -207,30 +208,30 @@ def test_r71_house_rules_are_the_table_s_each_game_reading_those_it_uses() -> No
     t = act(t, type="start_deal", variant="off_road_stud")
     assert [p["in_pot"] for p in table_state(t)["players"]] == [1, 1, 1]
     # an ante the table set is every game's
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"], {"ante": 3})
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"], {"ante": 3})
     t = act(t, type="start_deal", variant="off_road_stud")
     assert [p["in_pot"] for p in table_state(t)["players"]] == [3, 3, 3]
     # a betting structure a game is not played with is a sentence, not a deal
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"], {"betting": "pot_limit"})
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"], {"betting": "pot_limit"})
     refuse(t, "King's Pot is played no_limit or fixed_limit, not pot_limit.",
            type="start_deal", variant="kings_pot")
 
 
 # ------------------------------------------------------------------------------ R72
 def test_r72_the_kings_pot_waits_through_other_games() -> None:
-    t = Table.create("kings_pot", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("kings_pot", ["Ann", "Bob", "Cy"])
     t = act(t, type="start_deal")
     t = act(t, type="buy", player="Bob", count=2)
     t = act(t, type="buy", player="Cy", count=0)
     t = act(t, type="buy", player="Ann", count=0)  # R29: one buyer, the antes stay
-    assert t.totals.kings_pot == 2
+    assert t.totals.carried.get("kings_pot", 0) == 2
     t = act(t, type="start_deal", variant="texas_dozen")
     for state in (table_state(t), table_state(t, dealer=True)):
         assert state["kings_pot_waiting"] == 2
         assert state["kings_pot_words"] == "King's pot waiting: 2"
         assert "kings_pot" not in state
     t = fold_out(t)
-    assert t.totals.kings_pot == 2 and table_state(t)["kings_pot_words"] == (
+    assert t.totals.carried.get("kings_pot", 0) == 2 and table_state(t)["kings_pot_words"] == (
         "King's pot waiting: 2")
     t = act(t, type="start_deal", variant="kings_pot_optional")
     t = act(t, type="buy", player="Ann", count=1)  # Ann deals deal 3: Bob buys first
@@ -239,7 +240,7 @@ def test_r72_the_kings_pot_waits_through_other_games() -> None:
 
 # ------------------------------------------------------------------------------ R73
 def test_r73_the_button_passes_over_seats_that_are_out() -> None:
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy", "Dee"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy", "Dee"])
     t = fold_out(act(t, type="start_deal"))
     assert table_state(t)["dealer"] == "Ann"
     t = act(t, type="sit_out", player="Bob")
@@ -254,7 +255,7 @@ def test_r73_the_button_passes_over_seats_that_are_out() -> None:
 
 
 def test_r73_a_seat_taken_before_the_button_keeps_the_button_where_it_was() -> None:
-    t = fold_out(act(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
+    t = fold_out(act(registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
     t = act(t, type="seat", player="Zoe", after="Cy")
     t = act(t, type="seat", player="Al", after="Zoe")  # seat 0's left: before Ann
     t = act(t, type="start_deal")
@@ -264,7 +265,7 @@ def test_r73_a_seat_taken_before_the_button_keeps_the_button_where_it_was() -> N
 
 # ------------------------------------------------------------------------------ R74
 def test_r74_between_deal_records_are_undone_last_first() -> None:
-    t = fold_out(act(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
+    t = fold_out(act(registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
     finished = table_state(t, dealer=True)
     t1 = act(t, type="rebuy", player="Ann", amount=10)
     t2 = act(t1, type="seat", player="Dee", stack=40, after="Bob")
@@ -285,7 +286,7 @@ def test_r74_between_deal_records_are_undone_last_first() -> None:
 
 
 def test_r74_a_lone_start_deal_is_undone_and_the_table_is_as_it_was() -> None:
-    t = fold_out(act(Table.create("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
+    t = fold_out(act(registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"]), type="start_deal"))
     t = act(t, type="rebuy", player="Cy", amount=5)
     was = table_state(t, dealer=True)
     started = act(t, type="start_deal", variant="off_road_stud")
@@ -406,13 +407,13 @@ def test_r3_r72_random_nights_conserve_chips_and_the_kings_pot_waits(
     undos between them: after every record, the chips at the table are those bought in less
     those cashed out (R3), and the king's pot moves only in a King's Pot deal (R72)."""
     rng = random.Random(seed)
-    t = Table.create(rng.choice(CASH_GAMES), [f"P{i}" for i in range(players)],
+    t = registry.new_table(rng.choice(CASH_GAMES), [f"P{i}" for i in range(players)],
                      {"odd_chip": rng.choice(["left_of_dealer", "carry"])})
     serial = [0]
     for _ in range(rng.randint(2, 6)):
         for _ in range(rng.randint(0, 5)):
             body = {k: v for k, v in random_between(t, rng, serial).items() if v is not None}
-            pot = t.totals.kings_pot
+            pot = t.totals.carried.get("kings_pot", 0)
             try:
                 t = t.apply(t.prepare(body))
             except IllegalActionError as err:
@@ -421,15 +422,15 @@ def test_r3_r72_random_nights_conserve_chips_and_the_kings_pot_waits(
             if t.deal is not None and not t.deal_over:  # an undone start made room
                 continue
             assert t.chips() == chips_bought_less_cashed(t)
-            assert t.totals.kings_pot == pot
+            assert t.totals.carried.get("kings_pot", 0) == pot
         variant = rng.choice([*CASH_GAMES, None])
         try:
             t = t.apply(t.prepare({"type": "start_deal", "variant": variant}))
         except IllegalActionError as err:
             assert "players dealt in" in str(err) or "deal is in play" in str(err)
             continue
-        pot = t.totals.kings_pot
-        kings = t.game.keeps_kings_pot
+        pot = t.totals.carried.get("kings_pot", 0)
+        kings = any(p.key == "kings_pot" for p in t.game.carried_pots)
         while not t.deal_over:
             if len(t.actions) > 1 and rng.random() < 0.05:
                 t = t.apply(t.prepare({"type": "undo"}))
@@ -437,7 +438,7 @@ def test_r3_r72_random_nights_conserve_chips_and_the_kings_pot_waits(
                 t = t.apply(t.prepare(rng.choice(legal_actions(t, rng))))
             assert t.chips() == chips_bought_less_cashed(t)
             if not kings:
-                assert t.totals.kings_pot == pot
+                assert t.totals.carried.get("kings_pot", 0) == pot
                 if pot:
                     assert table_state(t)["kings_pot_words"] == f"King's pot waiting: {pot}"
         everyone = [p["name"] for p in table_state(t)["players"]]
@@ -445,7 +446,7 @@ def test_r3_r72_random_nights_conserve_chips_and_the_kings_pot_waits(
 
 
 def test_random_play_through_play_deal_keeps_the_ledger_square() -> None:
-    t = Table.create("off_road_stud", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("off_road_stud", ["Ann", "Bob", "Cy"])
     rng = random.Random(3)
     t = play_deal(t, rng)
     t = act(t, type="seat", player="Dee", stack=30)
@@ -497,7 +498,7 @@ def test_r71_the_stacks_chart_names_each_deal_s_game(client: FlaskClient) -> Non
 def test_r74_a_trimmed_table_keeps_one_deal_before_it_and_the_same_state() -> None:
     """Each start keeps the table before it for undo (R74); the store's cache keeps one deal
     of them (Table.trimmed), not every deal of the night."""
-    t = Table.create("texas_dozen", ["Ann", "Bob", "Cy"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob", "Cy"])
     for _ in range(4):
         t = fold_out(act(t, type="start_deal"))
     t = act(t, type="start_deal")
@@ -553,7 +554,6 @@ def test_r74_random_nights_through_the_store_replay_to_the_cached_table(
 ) -> None:
     """Random nights stored in a real SQLite file, undos reaching back through starts:
     after every record, the table a new process loads is the one the store answered with."""
-    from dealer_assist.core.table import TableSetup
     from dealer_assist.services.auth import hash_token
 
     rng = random.Random(seed)
@@ -561,7 +561,7 @@ def test_r74_random_nights_through_the_store_replay_to_the_cached_table(
     storage.init_db(path)
     db = storage.connect(path)
     try:
-        setup = TableSetup.create(rng.choice(CASH_GAMES), ["Ann", "Bob", "Cy", "Dee"])
+        setup = registry.new_setup(rng.choice(CASH_GAMES), ["Ann", "Bob", "Cy", "Dee"])
         tables.insert_table(db, "t1", setup, hash_token("secret"))
         store = tables.TableStore()
         t = store.load(db, "t1")
@@ -590,7 +590,7 @@ def test_r74_random_nights_through_the_store_replay_to_the_cached_table(
 def test_r70_a_seated_name_is_compared_as_the_table_compares_names() -> None:
     """The names a table is made with are NFKC-normalised and invisible characters refused
     (issue 14); a player seated between deals gets the same treatment."""
-    t = Table.create("texas_dozen", ["Ann", "Bob"])
+    t = registry.new_table("texas_dozen", ["Ann", "Bob"])
     before = table_state(t, dealer=True)
     for name, sentence in (("Ａｎｎ", "Someone called Ann has already sat at this table"),
                            ("A\u200bnn", "invisible or direction character (U+200B)")):

@@ -24,6 +24,7 @@ from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.layouts import CELLS_4, LINES_4
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 
 E_CELLS = ["r1c2", "r1c3", "r1c4", "r2c1", "r2c2", "r2c4", "r3c1", "r3c2", "r3c3", "r4c1",
@@ -49,7 +50,7 @@ SQUARE = grid("""
 
 
 def make(players: list[Any], **rules: Any) -> Table:
-    return Table.create("off_road_stud", players, rules)
+    return new_table("off_road_stud", players, rules)
 
 
 def start(t: Table, cells: dict[str, str] | None = None) -> Table:
@@ -485,11 +486,11 @@ def test_r9_too_small_a_raise() -> None:
 def test_r9_a_card_already_on_the_table() -> None:
     t = to_showdown(start(make(["Ann", "Bob"]), SQUARE))
     d_cards = {c: SQUARE[c] for c in D_CELLS}
-    refuse(t, "^8♥ is both r1c2 and Ann's hand.$", type="showdown", cells=d_cards,
+    refuse(t, "^8♥ is entered twice: r1c2 and Ann's hand.$", type="showdown", cells=d_cards,
            hands={"Ann": ["8h", "Ad", "4c"], "Bob": ["Ks", "Kd", "4h"]})
-    refuse(t, "^K♠ is both Ann's hand and Bob's hand.$", type="showdown", cells=d_cards,
+    refuse(t, "^K♠ is entered twice: Ann's hand and Bob's hand.$", type="showdown", cells=d_cards,
            hands={"Ann": ["As", "Ad", "Ks"], "Bob": ["Ks", "Kd", "4h"]})
-    refuse(t, "^9♠ is both r1c1 and r2c3.$", type="showdown",
+    refuse(t, "^9♠ is entered twice: r1c1 and r2c3.$", type="showdown",
            cells=dict(d_cards, r2c3="9s"), hands={"Ann": ["As", "Ad", "4c"],
                                                   "Bob": ["Ks", "Kd", "4h"]})
 
@@ -553,7 +554,7 @@ def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
 ) -> None:
     rng = random.Random(seed)
     players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks_)]
-    t = Table.create("off_road_stud", players,
+    t = new_table("off_road_stud", players,
                      {"betting": betting, "ante": ante, "odd_chip": odd_chip})
     total = sum(stacks_)
     for _ in range(3):

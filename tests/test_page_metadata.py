@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 
 from dealer_assist.core.autoplay import play_deal
 from dealer_assist.core.rules import RULE_SPEC, HouseRules, rules_line, rules_vocabulary
-from dealer_assist.core.table import Table
-from dealer_assist.games.registry import all_games, game_class, games_json, variants
+from dealer_assist.games.registry import all_games, game_class, games_json, new_table, variants
 from dealer_assist.web.state import table_state
 from tests.table_helpers import act
 
@@ -45,7 +44,7 @@ def test_r5_a_line_of_rules_says_only_what_the_structure_reads() -> None:
 
 
 def test_r71_the_between_deals_choices_carry_their_rules_in_a_line() -> None:
-    t = Table.create(variants()[0], ["Ann", "Bob", "Cy"])
+    t = new_table(variants()[0], ["Ann", "Bob", "Cy"])
     choices = {c["variant"]: c for c in table_state(t, dealer=True)["next_games"]}
     for variant, choice in choices.items():
         if "rules" in choice:
@@ -74,7 +73,7 @@ def test_r28_r72_a_carried_pot_is_shown_and_waits_through_another_game() -> None
     variant = _first_with_place()
     game = game_class(variant)
     key = game.carried_pots[0].key
-    t = Table.create(variant, ["Ann", "Bob", "Cy"])
+    t = new_table(variant, ["Ann", "Bob", "Cy"])
     t = act(t, type="start_deal")
     for name, count in (("Bob", 2), ("Cy", 0), ("Ann", 0)):  # one buyer: no play (R29)
         t = act(t, type="buy", player=name, count=count)
@@ -92,7 +91,7 @@ def test_r52_the_pay_step_names_its_buttons() -> None:
     """R52: the blind's first payment may sit the hand out, later ones fold; the pages take
     the buttons' words from the step."""
     whole = next(g for g in all_games() if g.whole_game)
-    t = act(Table.create(whole.variant, ["Ann", "Bob"]), type="start_deal")
+    t = act(new_table(whole.variant, ["Ann", "Bob"]), type="start_deal")
     step = t.step()
     assert step["kind"] == "pay"
     assert (step["fold_label"], step["pay_label"]) == ("Sit out", f"{step['player']} pays 1")
@@ -107,7 +106,7 @@ def test_r3_a_deals_net_is_each_stack_change_and_balances_the_table(variant: str
     outside the stacks, the nets add up to nothing."""
     rng = random.Random(seed)
     low, high = game_class(variant).players
-    t = Table.create(variant, [f"P{i}" for i in range(rng.randint(low, min(high, 6)))])
+    t = new_table(variant, [f"P{i}" for i in range(rng.randint(low, min(high, 6)))])
     before = dict(zip(t.totals.names, t.totals.stacks, strict=True))
     outside_before = t.chips() - sum(t.totals.stacks)
     t = play_deal(t, rng)

@@ -23,7 +23,8 @@ from typing import Any
 
 import pytest
 import test_pokerkit as reference
-from conftest import Dealer, host_headers, new_table
+from conftest import Dealer, host_headers
+from conftest import new_table as api_table
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -33,11 +34,14 @@ from pokerkit import Automation, HandHistory, State
 from dealer_assist.core.autoplay import legal_actions
 from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.core.table import Table
-from dealer_assist.games.registry import all_games
+from dealer_assist.games.registry import all_games, game_class, new_table
 from dealer_assist.services import phh
 
 ROOT = Path(__file__).resolve().parent.parent
 TOML = {"Content-Type": "application/toml"}
+# the PHH code of each game and betting structure PHH has one for
+CODES = {(game.variant, betting): code for game in all_games()
+         for betting, code in game.phh_codes.items()}
 PUSHED_BY_STEP = tuple(a for a in HandHistory.automations if a is not Automation.CHIPS_PUSHING)
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -72,7 +76,7 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
     for full in (True, False):
         fields = phh.deal_fields(t.setup, base, records, number=1, started=None, full=full,
                                  first=[])
-        assert fields["variant"] == {"no_limit": "NT", "fixed_limit": "FT"}[d.rules["betting"]]
+        assert fields["variant"] == CODES[d.variant, d.rules["betting"]]
         assert fields["finishing_stacks"] == ours
         text = phh.dumps(fields)
         try:
@@ -94,21 +98,21 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
         holes = [deal.players[s].cards for s in order]
         board = [deal.grid[c] or "" for c in ("b1", "b2", "b3", "b4", "b5")]
         shared, carried = reference.shared_as_r7(settled, holes, board,
-                                                 d.rules["odd_chip"])
+                                                 d.rules["odd_chip"], d.hand)
         assert (shared, carried) == (ours, deal.carry), (d, fields, theirs)
         seen["odd chips as R7"] += 1
 
 
-def run_pokerkit(count: int, seed: int) -> dict[str, int]:
+def run_pokerkit(count: int, seed: int, variant: str = "texas_holdem") -> dict[str, int]:
     rng = random.Random(seed)
     seen: dict[str, int] = dict.fromkeys(
         ("same stacks", "odd chips as R7", "a short all-in raise is no raise"), 0)
     played = 0
     while played < count:
-        d = reference.random_deal(rng, seed * 100_000 + played)
+        d = reference.random_deal(rng, seed * 100_000 + played, variant)
         played += 1
-        if d.rules["betting"] == "pot_limit":
-            continue  # PHH has no code for pot-limit Hold'em: tested below, by our import
+        if (variant, d.rules["betting"]) not in CODES:
+            continue  # PHH has no code for it: tested below, by our own import
         differences = reference.Differences()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -123,6 +127,11 @@ def test_r60_r61_every_exported_holdem_deal_replays_in_pokerkit_to_our_stacks() 
         "a short all-in raise is no raise"]
 
 
+def test_r62_every_exported_pot_limit_omaha_deal_replays_in_pokerkit() -> None:
+    seen = run_pokerkit(60, seed=13, variant="omaha")
+    assert seen["same stacks"] > 10
+
+
 @pytest.mark.slow
 def test_r60_r61_hundreds_of_exported_holdem_deals_replay_in_pokerkit() -> None:
     seen = run_pokerkit(600, seed=12)
@@ -135,7 +144,7 @@ def test_r60_a_holdem_deal_in_phh_field_by_field() -> None:
     """Heads up (the dealer posts the small blind, R60): PHH lists the big blind first and
     writes the blinds reversed, as its standard says; an all-in pre-flop shows down before
     the board is dealt (PHH's order), and the public sees the hole cards only there."""
-    t = Table.create("texas_holdem", [{"name": "Ann", "stack": 40}, {"name": "Bob", "stack": 60}],
+    t = new_table("texas_holdem", [{"name": "Ann", "stack": 40}, {"name": "Bob", "stack": 60}],
                      {"ante": 1, "small_blind": 1, "big_blind": 2})
     base = t.totals
     for body in ({"type": "start_deal"}, {"type": "next"},
@@ -173,8 +182,8 @@ def play_night(client: FlaskClient, variant: str, rules: dict[str, Any], deals: 
     """A table played through the API with random legal actions: ``deals`` deals, with a
     start undone, an undo now and then, and the between-deal records of a night (rebuys, a
     late seat, a sit out and back in, a correction) where the game allows them."""
-    dealer = new_table(client, variant, PLAYERS, rules)
-    t = Table.create(variant, PLAYERS, rules, "Friday")
+    dealer = api_table(client, variant, PLAYERS, rules)
+    t = new_table(variant, PLAYERS, rules, "Friday")
     rng = random.Random(seed)
 
     def post(body: dict[str, Any]) -> None:
@@ -237,6 +246,8 @@ GAMES = [
     ("texas_holdem", {"ante": 1}),
     ("texas_holdem", {"betting": "fixed_limit", "odd_chip": "carry"}),
     ("texas_holdem", {"betting": "pot_limit"}),
+    ("omaha", {}),
+    ("omaha", {"betting": "no_limit"}),
     ("texas_dozen", {"small_blind": 1, "big_blind": 2}),
     ("off_road_stud", {}),
     ("kings_pot", {}),
@@ -256,8 +267,9 @@ def test_every_game_exports_as_phh_and_the_import_reads_back_the_same_deals(
     text = answer.get_data(as_text=True)
     sections = re.findall(r"^\[(\d+)\]$", text, re.M)
     assert sections == [str(d["number"]) for d in deals_of(client, dealer.id)]
-    family = variant == "texas_holdem" and rules.get("betting") != "pot_limit"
-    assert ('variant = "N' in text or 'variant = "F' in text) == family
+    game = game_class(variant)
+    family = rules.get("betting", game.rule_defaults.get("betting", "no_limit")) in game.phh_codes
+    assert ('variant = "dealer-assist/' not in text) == family
     imported = import_phhs(app, client, text)
     assert imported.status_code == 201, imported.get_json()
     copy_id = imported.get_json()["id"]
@@ -282,7 +294,7 @@ def books(client: FlaskClient, table_id: str) -> Any:
 def test_one_deal_as_phh_and_who_sees_which_cards(app: Flask, client: FlaskClient) -> None:
     """The public export has a player's hole cards only where they were shown; the dealer
     token and the host key see every card entered; a wrong token is refused and counted."""
-    dealer = new_table(client, "kings_pot", ["Ann", "Bob", "Cy"])
+    dealer = api_table(client, "kings_pot", ["Ann", "Bob", "Cy"])
     dealer.run({"type": "start_deal"}, {"type": "buy", "player": "Bob", "count": 2},
                {"type": "buy", "player": "Cy", "count": 1},
                {"type": "buy", "player": "Ann", "count": 0},
@@ -357,14 +369,14 @@ def test_r9_an_import_that_cannot_be_read_is_refused_with_a_sentence(
 @given(st.data())
 def test_r9_a_hand_history_changed_anywhere_is_imported_or_refused_never_a_crash(
         data: st.DataObject) -> None:
-    table = Table.create("texas_holdem", PLAYERS, {}, "Friday")
+    table = new_table("texas_holdem", PLAYERS, {}, "Friday")
     rng = random.Random(data.draw(st.integers(0, 5)))
     records = []
     while not table.deal_over or not records:
         action = table.prepare(rng.choice(legal_actions(table, rng)))
         table = table.apply(action)
         records.append(action.to_json())
-    text = phh.dumps(phh.deal_fields(table.setup, Table.create("texas_holdem", PLAYERS).totals,
+    text = phh.dumps(phh.deal_fields(table.setup, new_table("texas_holdem", PLAYERS).totals,
                                      records, number=1, started="2026-12-02T21:00:00+00:00",
                                      full=True, first=[]), section="1")
     lines = text.splitlines()
@@ -388,6 +400,6 @@ def test_the_examples_of_docs_hand_histories_are_what_the_app_reads_back() -> No
         fields = tomllib.loads(text)
         variants.add(fields["_variant"])
         phh.rebuild(text)  # refused if a stack is not what the lines make
-        if fields["variant"] == "NT":
+        if fields["variant"] in ("NT", "PO"):
             assert pokerkit_replay(text)[0] == fields["finishing_stacks"]
     assert variants == {game.variant for game in all_games()}

@@ -1,6 +1,7 @@
-"""Texas Hold'em against PokerKit, the reference poker engine: random deals (2 to 10 players,
-short stacks and all-ins, every betting structure, antes or none) played through both
-engines action for action. After every action both agree on who acts and what is legal
+"""Texas Hold'em and Omaha against PokerKit, the reference poker engine: random deals (2 to 10
+players, short stacks and all-ins, every betting structure, antes or none; two hole cards and
+the best five of seven, or four and exactly two of them with three of the board, R62) played
+through both engines action for action. After every action both agree on who acts and what is legal
 (fold, check or the call's amount, the smallest and largest bet or raise); at the end every
 stack is equal chip for chip.
 
@@ -57,6 +58,7 @@ from pokerkit import (
     BettingStructure,
     Deck,
     Mode,
+    OmahaHoldemHand,
     Opening,
     StandardHighHand,
     State,
@@ -66,6 +68,7 @@ from table_helpers import act
 
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 
 STRUCTURES = {"no_limit": BettingStructure.NO_LIMIT, "pot_limit": BettingStructure.POT_LIMIT,
               "fixed_limit": BettingStructure.FIXED_LIMIT}
@@ -78,6 +81,13 @@ REOPENED_TOGETHER = "The player already acted and hence cannot raise in face of 
 SHORT_CALL = "Short all-in cannot be raised."
 
 
+# each game played against PokerKit: its hole cards and PokerKit's hand type for it
+GAMES: dict[str, tuple[int, type[StandardHighHand] | type[OmahaHoldemHand]]] = {
+    "texas_holdem": (2, StandardHighHand),  # R61: the best five of seven
+    "omaha": (4, OmahaHoldemHand),  # R62: exactly two of four with exactly three of five
+}
+
+
 @dataclass
 class RandomDeal:
     """One random deal's set-up."""
@@ -85,10 +95,19 @@ class RandomDeal:
     stacks: list[int]
     rules: dict[str, Any]
     seed: int
+    variant: str = "texas_holdem"
 
     @property
     def n(self) -> int:
         return len(self.stacks)
+
+    @property
+    def hole(self) -> int:
+        return GAMES[self.variant][0]
+
+    @property
+    def hand(self) -> type[StandardHighHand] | type[OmahaHoldemHand]:
+        return GAMES[self.variant][1]
 
 
 @dataclass
@@ -102,7 +121,7 @@ class Differences:
     uncounted_raises: int = 0
 
 
-def random_deal(rng: random.Random, seed: int) -> RandomDeal:
+def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") -> RandomDeal:
     n = rng.randint(2, 10)
     betting = rng.choice(list(STRUCTURES))
     small_blind = rng.choice([0, 1, 1, 2, 5])
@@ -123,7 +142,7 @@ def random_deal(rng: random.Random, seed: int) -> RandomDeal:
     big = 0 if n == 2 else 1  # heads up the dealer (seat 0) posts the small blind (R60)
     big_seat = (1 + big) % n
     stacks[big_seat] = max(stacks[big_seat], rules["ante"] + big_blind)
-    return RandomDeal(stacks, rules, seed)
+    return RandomDeal(stacks, rules, seed, variant)
 
 
 def pokerkit_state(d: RandomDeal) -> State:
@@ -134,12 +153,12 @@ def pokerkit_state(d: RandomDeal) -> State:
              r.get("big_bet", 0)] if fixed else [max(r["big_blind"], r["min_bet"])] + [
              r["min_bet"]] * 3
     caps = [3, 4, 4, 4] if fixed else [None] * 4
-    streets = [Street(False, (False, False), 0, False, Opening.POSITION, sizes[0], caps[0])]
+    streets = [Street(False, (False,) * d.hole, 0, False, Opening.POSITION, sizes[0], caps[0])]
     streets += [Street(False, (), count, False, Opening.POSITION, size, cap)
                 for count, size, cap in zip((3, 1, 1), sizes[1:], caps[1:], strict=True)]
     blinds = (r["small_blind"], r["big_blind"]) if r["small_blind"] else (0, r["big_blind"])
     return State(
-        AUTOMATIONS, Deck.STANDARD, (StandardHighHand,), tuple(streets),
+        AUTOMATIONS, Deck.STANDARD, (d.hand,), tuple(streets),
         STRUCTURES[r["betting"]], True, r["ante"], blinds, 0,
         tuple(pokerkit_order(d, d.stacks)), d.n, mode=Mode.CASH_GAME,
     )
@@ -242,10 +261,10 @@ def play(d: RandomDeal, differences: Differences) -> Table:
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     names = [f"P{i}" for i in range(d.n)]
-    t = Table.create("texas_holdem", [{"name": n, "stack": s} for n, s in
-                                      zip(names, d.stacks, strict=True)], d.rules)
+    t = new_table(d.variant, [{"name": n, "stack": s} for n, s in
+                              zip(names, d.stacks, strict=True)], d.rules)
     t = act(t, type="start_deal")
-    holes = [[deck.pop(), deck.pop()] for _ in range(d.n)]
+    holes = [[deck.pop() for _ in range(d.hole)] for _ in range(d.n)]
     state = pokerkit_preflop(d, holes)
     fixed = d.rules["betting"] == "fixed_limit"
     board: list[str] = []
@@ -343,21 +362,22 @@ def compare_stacks(t: Table, state: State, d: RandomDeal, board: list[str],
         assert not state.status, d
         theirs, carried = list(state.stacks), 0
     else:
-        theirs, carried = shared_as_r7(state, holes, board, d.rules["odd_chip"])
+        theirs, carried = shared_as_r7(state, holes, board, d.rules["odd_chip"], d.hand)
     assert sum(theirs) + carried == sum(d.stacks), d
     ours = pokerkit_order(d, [p.stack for p in deal.players])
     assert ours == theirs, (d, ours, theirs)
     assert deal.carry == carried, d
 
 
-def shared_as_r7(state: State, holes: list[list[str]], board: list[str], odd_chip: str
+def shared_as_r7(state: State, holes: list[list[str]], board: list[str], odd_chip: str,
+                 hand: type[StandardHighHand] | type[OmahaHoldemHand] = StandardHighHand
                  ) -> tuple[list[int], int]:
     """PokerKit's stacks with its pots (read once the betting is over) shared as R6 and R7
-    say: each pot among its best hands by PokerKit's ranking, odd chips one at a time from
-    the dealer's left or carried; and the chips carried."""
+    say: each pot among its best hands by PokerKit's ``hand`` ranking, odd chips one at a
+    time from the dealer's left or carried; and the chips carried."""
     theirs = list(state.stacks)
     carried = 0
-    hands = {i: StandardHighHand.from_game("".join(holes[i]), "".join(board))
+    hands = {i: hand.from_game("".join(holes[i]), "".join(board))
              for i in state.player_indices if state.statuses[i]}
     for pot in state.pots:
         best = max(hands[i] for i in pot.player_indices)
@@ -370,13 +390,13 @@ def shared_as_r7(state: State, holes: list[list[str]], board: list[str], odd_chi
     return theirs, carried
 
 
-def run(count: int, seed: int) -> Differences:
+def run(count: int, seed: int, variant: str = "texas_holdem") -> Differences:
     differences = Differences()
     rng = random.Random(seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit warns of a fold where a check is free
         for i in range(count):
-            d = random_deal(rng, seed * 100_000 + i)
+            d = random_deal(rng, seed * 100_000 + i, variant)
             play(d, differences)
     return differences
 
@@ -390,7 +410,7 @@ def test_r5_a_big_blind_posted_short_is_called_in_full_where_pokerkit_calls_what
                                  "betting": "no_limit", "min_bet": 2,
                                  "odd_chip": "left_of_dealer"}, seed=0)
     state = pokerkit_preflop(d, [["As", "Ad"], ["Ks", "Kd"], ["Qs", "Qd"]])
-    t = Table.create("texas_holdem", [{"name": f"P{i}", "stack": s}
+    t = new_table("texas_holdem", [{"name": f"P{i}", "stack": s}
                                       for i, s in enumerate(d.stacks)], d.rules)
     t = act(act(t, type="start_deal"), type="next")
     assert state.actor_index is not None and seat_of(d, state.actor_index) == 0
@@ -408,3 +428,15 @@ def test_r60_r61_thousands_of_holdem_deals_match_pokerkit() -> None:
     assert set(differences.seen) == {"several short all-ins reopen",
                                      "a seat yet to act may raise",
                                      "no betting with one seat able to bet"}, differences.seen
+
+
+def test_r62_omaha_matches_pokerkit_action_for_action() -> None:
+    """R62: four hole cards, exactly two of them with exactly three of the board (PokerKit's
+    OmahaHoldemHand), in every betting structure (pot limit is Omaha's default)."""
+    run(100, seed=3, variant="omaha")
+
+
+@pytest.mark.slow
+def test_r62_thousands_of_omaha_deals_match_pokerkit() -> None:
+    differences = run(2000, seed=4, variant="omaha")
+    assert "no betting with one seat able to bet" in differences.seen, differences.seen

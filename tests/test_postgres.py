@@ -21,7 +21,7 @@ import requests
 from conftest import Server, command, free_port
 
 from dealer_assist import cli
-from dealer_assist.core.table import TableSetup
+from dealer_assist.games import registry
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import hash_token
 from dealer_assist.web.app import create_app
@@ -118,7 +118,7 @@ def test_writers_of_different_tables_do_not_wait_for_each_other(postgres: Any) -
     url = postgres.new_database()
     storage.init_db(url)
     holder, other = storage.connect(url), storage.connect(url)
-    setup = TableSetup.create("texas_dozen", ["Ann", "Bob"], None, "Friday")
+    setup = registry.new_setup("texas_dozen", ["Ann", "Bob"], None, "Friday")
     for table_id in ("t1", "t2"):
         tables.insert_table(holder, table_id, setup, hash_token("secret"))
     store = tables.TableStore()

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 
 from dealer_assist.core.actions import ACTION_TYPES, FIELDS_OF, Action
 from dealer_assist.core.errors import InvalidActionError
+from dealer_assist.games.registry import CATALOGUE
 from dealer_assist.services import history
 
 
@@ -33,7 +34,7 @@ def test_r9_a_field_the_type_does_not_use_is_refused_by_name(body: dict[str, Any
                                                               field: str) -> None:
     with pytest.raises(InvalidActionError, match=rf"A {body['type']} record has no field "
                                                  rf"'{field}': it takes ") as err:
-        Action.from_json(body)
+        Action.from_json(body, CATALOGUE.place_fields)
     assert str(err.value).endswith(".")
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dealer_assist.core.autoplay import legal_actions
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.table import CHECKPOINT_EVERY, Table
-from dealer_assist.games.registry import all_games
+from dealer_assist.games.registry import all_games, new_table
 from dealer_assist.web.state import table_state
 
 
@@ -32,7 +32,7 @@ def test_r8_every_undo_gives_the_table_a_replay_from_the_start_gives(
         variant: str, seed: int) -> None:
     rng = random.Random(seed)
     game = next(g for g in all_games() if g.variant == variant)
-    t = Table.create(variant, [f"P{i}" for i in range(game.players[0] + 1)])
+    t = new_table(variant, [f"P{i}" for i in range(game.players[0] + 1)])
     undos = 0
 
     def undo(t: Table) -> Table:
@@ -62,7 +62,7 @@ def test_r8_every_undo_gives_the_table_a_replay_from_the_start_gives(
 def test_r8_undo_after_many_records_takes_back_one_at_a_time() -> None:
     """Undo past several checkpoints, one record each time, down to the deal's start."""
     players = [{"name": "Ann", "stack": 10**6}, {"name": "Bob", "stack": 10**6}]
-    t = Table.create("texas_dozen", players)
+    t = new_table("texas_dozen", players)
     t = t.apply(t.prepare({"type": "start_deal"}))
     t = t.apply(t.prepare({"type": "next"}))
     tables = [t]

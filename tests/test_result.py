@@ -8,9 +8,8 @@ import random
 import pytest
 
 from dealer_assist.core.autoplay import play_deal
-from dealer_assist.core.result import PotKind, PotShare, Result, ShownHand
-from dealer_assist.core.table import Table
-from dealer_assist.games.registry import game_class, variants
+from dealer_assist.core.result import BET_POT, PotShare, Result, ShownHand
+from dealer_assist.games.registry import game_class, new_table, variants
 from dealer_assist.web.state import table_state
 
 
@@ -23,7 +22,7 @@ def test_r6_every_result_reads_back_from_its_json_and_is_told_the_same(variant: 
     low, high = game.players
     for seed in range(16):
         rng = random.Random(seed)
-        t = Table.create(variant, [f"P{i}" for i in range(rng.randint(low, min(high, 6)))])
+        t = new_table(variant, [f"P{i}" for i in range(rng.randint(low, min(high, 6)))])
         t = play_deal(t, rng)
         assert t.deal is not None and t.deal.result is not None
         result = t.deal.result
@@ -42,8 +41,8 @@ def test_r7_pot_shares_keep_their_odd_chips_and_kind_through_json() -> None:
     """R7: a pot split with an odd chip keeps who got it; a king's pot (R28) keeps its kind."""
     result = Result(payouts={"Ann": 3, "Bob": 2}, winners=["Ann", "Bob"],
                     hands={"Ann": ShownHand(["Ah", "Kh", "Qh", "Jh", "9h"], "Flush, ace high")})
-    result.add_pot(PotShare(PotKind.POT, 5, ["Ann", "Bob"], {"Ann": 1, "Bob": 1}, {"Ann": 1}))
-    result.add_pot(PotShare(PotKind.KINGS_POT, 0, carried=1))
+    result.add_pot(PotShare(BET_POT, 5, ["Ann", "Bob"], {"Ann": 1, "Bob": 1}, {"Ann": 1}))
+    result.add_pot(PotShare("kings_pot", 0, carried=1))  # a carried pot, by its key
     data = result.to_json()
     assert data == {
         "payouts": {"Ann": 3, "Bob": 2},
@@ -56,7 +55,7 @@ def test_r7_pot_shares_keep_their_odd_chips_and_kind_through_json() -> None:
     }
     again = Result.from_json(data)
     assert again == result and again.pots is not None
-    assert again.pots[1].kind is PotKind.KINGS_POT
+    assert again.pots[1].kind == "kings_pot" and again.bet_pots() == [again.pots[0]]
 
 
 def test_a_result_stored_before_its_pots_is_told_in_one_sentence() -> None:
@@ -75,7 +74,7 @@ def test_r9_a_results_copy_shares_nothing_mutable() -> None:
     """R9: an action is applied to a copy of the deal, the result's copy included; a change to
     the copy (21 Hand Hold'em writes the game's winner into the last hand's result) leaves the
     table before it as it was."""
-    t = play_deal(Table.create("kings_pot", [f"P{i}" for i in range(5)]), random.Random(3))
+    t = play_deal(new_table("kings_pot", [f"P{i}" for i in range(5)]), random.Random(3))
     assert t.deal is not None and t.deal.result is not None
     result = t.deal.result
     twin = result.copy()

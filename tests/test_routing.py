@@ -27,7 +27,7 @@ from listeners import Listener
 from real_servers import NginxServer, RedisServer
 
 from dealer_assist.core.autoplay import legal_actions
-from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -102,7 +102,7 @@ def script(count: int, seed: int) -> list[dict[str, Any]]:
     """``count`` legal King's Pot actions after the first start_deal: random legal play on a
     local table (nothing in King's Pot's records is drawn by the server)."""
     rng = random.Random(seed)
-    table = Table.create("kings_pot", PLAYERS, {})
+    table = new_table("kings_pot", PLAYERS, {})
     table = table.apply(table.prepare({"type": "start_deal"}))
     bodies: list[dict[str, Any]] = []
     while len(bodies) < count:

@@ -20,8 +20,7 @@ from typing import Any
 
 from dealer_assist.core.autoplay import legal_actions, unused_cards
 from dealer_assist.core.errors import IllegalActionError, SetupError
-from dealer_assist.core.table import Table
-from dealer_assist.games.registry import all_games
+from dealer_assist.games.registry import all_games, new_table
 
 GOLDEN = Path(__file__).parent / "fixtures" / "step_json_golden.json.gz"
 SEEDS = range(4)
@@ -38,7 +37,7 @@ def cases() -> list[tuple[str, dict[str, Any], int]]:
             for n in sorted({low, min(high, low + 2), min(high, 6)}):
                 rules: dict[str, Any] = {"betting": betting, "buy_in": 12, **extra}
                 try:
-                    Table.create(game.variant, [f"P{i}" for i in range(n)], rules)
+                    new_table(game.variant, [f"P{i}" for i in range(n)], rules)
                 except SetupError:
                     continue
                 out.append((game.variant, rules, n))
@@ -48,7 +47,7 @@ def cases() -> list[tuple[str, dict[str, Any], int]]:
 def trail(variant: str, rules: dict[str, Any], n: int, seed: int) -> list[str]:
     """The ``step`` JSON of every state of a few seeded random deals."""
     rng = random.Random(f"{variant}/{rules['betting']}/{n}/{seed}")
-    table = Table.create(variant, [f"P{i}" for i in range(n)], rules)
+    table = new_table(variant, [f"P{i}" for i in range(n)], rules)
     steps = [json.dumps(table.step())]
     deals = 0
     for _ in range(3000):

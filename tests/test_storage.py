@@ -4,6 +4,7 @@ and a replay that never grows with age."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -13,8 +14,10 @@ from typing import Any
 
 import pytest
 
+from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.games.registry import new_setup
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import hash_token
 from dealer_assist.services.storage import Connection as Database
@@ -39,7 +42,7 @@ def load(store: tables.TableStore, db: Database, table_id: str = "t1") -> Table:
 
 def make(db: Database, table_id: str = "t1", variant: str = "texas_dozen",
          players: list[str] | None = None) -> TableSetup:
-    setup = TableSetup.create(variant, players or ["Ann", "Bob", "Cy"], None, "Friday")
+    setup = new_setup(variant, players or ["Ann", "Bob", "Cy"], None, "Friday")
     tables.insert_table(db, table_id, setup, hash_token("secret"))
     return setup
 
@@ -48,7 +51,7 @@ def test_schema_is_made_once_and_migrations_are_recorded(database: str) -> None:
     storage.init_db(database)
     storage.init_db(database)  # a second start changes nothing
     db = storage.connect(database)
-    assert storage.schema_version(db) == len(storage.MIGRATIONS) >= 2
+    assert storage.schema_version(db) == len(storage.schema.MIGRATIONS) >= 2
     rows = list(db.query("SELECT version, name FROM schema_version"))
     assert rows == [{"version": n, "name": name}
                     for n, (name, _) in enumerate(storage.MIGRATIONS, start=1)]
@@ -72,11 +75,12 @@ def test_a_new_migration_runs_once_on_start(database: str, monkeypatch: pytest.M
         calls.append(1)
         db.execute("ALTER TABLE tables ADD COLUMN notes TEXT")
 
-    monkeypatch.setattr(storage, "MIGRATIONS", [*storage.MIGRATIONS, ("notes", add_notes)])
+    monkeypatch.setattr(storage.schema, "MIGRATIONS",
+                        [*storage.MIGRATIONS, ("notes", add_notes)])
     storage.init_db(database)
     storage.init_db(database)
     db = storage.connect(database)
-    assert calls == [1] and storage.schema_version(db) == len(storage.MIGRATIONS)
+    assert calls == [1] and storage.schema_version(db) == len(storage.schema.MIGRATIONS)
     assert "notes" in db.columns("tables")
     db.close()
 
@@ -124,8 +128,9 @@ def test_acting_appends_a_record_and_a_deal_row(db: Database) -> None:
     (deal,) = storage.list_deals(db, "t1")
     assert (deal["number"], deal["start_seq"], deal["dealer"], deal["finished"]) == (
         1, 1, "Ann", None)
-    base = tables.deal_base(db, "t1", 1)
-    assert base is not None and base.stacks == (100, 100, 100)
+    (base,) = [Totals.from_json(json.loads(text)) for (text,) in db.execute(
+        "SELECT base_json FROM deals WHERE table_id = 't1' AND number = 1")]
+    assert base.stacks == (100, 100, 100)
 
 
 def test_a_refused_action_stores_nothing(db: Database) -> None:

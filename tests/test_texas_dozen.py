@@ -33,6 +33,7 @@ from dealer_assist.core.autoplay import legal_actions, play_deal
 from dealer_assist.core.errors import SetupError
 from dealer_assist.core.layouts import CELLS_5, LINES_5
 from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.web.state import table_state
 
 FLOP = ["r1c1", "r2c4", "r3c2", "r4c5", "r5c3", "r1c3", "r2c1", "r3c4", "r4c2", "r5c5",
@@ -70,7 +71,7 @@ Qd Kc 6d Qs Jc
 
 
 def make(players: list[Any], **rules: Any) -> Table:
-    return Table.create("texas_dozen", players, rules)
+    return new_table("texas_dozen", players, rules)
 
 
 def start(t: Table) -> Table:
@@ -708,7 +709,7 @@ def test_r9_too_small_a_raise_is_refused() -> None:
 
 def test_r9_a_card_both_a_new_grid_cell_and_a_hole_card_names_both_places() -> None:
     t = to_showdown(start(make(["Ann", "Bob", "Cy"])))
-    refuse(t, "^9♥ is both r3c5 and Bob's hand.$", type="showdown", cells=JUNK,
+    refuse(t, "^9♥ is entered twice: r3c5 and Bob's hand.$", type="showdown", cells=JUNK,
            hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "9h"], "Cy": ["Qs", "Qd"]})
     refuse(t, "^Q♠ is entered twice in Cy's hand.$", type="showdown", cells=JUNK,
            hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qs"]})
@@ -716,14 +717,14 @@ def test_r9_a_card_both_a_new_grid_cell_and_a_hole_card_names_both_places() -> N
 
 def test_r9_a_card_already_on_the_table_is_refused() -> None:
     t = check_round(start(make(["Ann", "Bob", "Cy"])))
-    refuse(t, "^K♥ is both r1c1 and r2c4.$", type="reveal",
+    refuse(t, "^K♥ is entered twice: r1c1 and r2c4.$", type="reveal",
            cards={"r1c1": "Kh", "r2c4": "Kh"})
     t = act(t, type="reveal", cards={"r1c1": "Kh"})
     t = check_round(t)
-    refuse(t, "^K♥ is both r1c1 and r1c2.$", type="reveal", cards={"r1c2": "Kh"})
+    refuse(t, "^K♥ is entered twice: r1c1 and r1c2.$", type="reveal", cards={"r1c2": "Kh"})
     t = to_showdown(t)
     cells = dict(JUNK, r1c1="Kh")
-    refuse(t, "^K♥ is both r1c1 and Ann's hand.$", type="showdown", cells=cells,
+    refuse(t, "^K♥ is entered twice: r1c1 and Ann's hand.$", type="showdown", cells=cells,
            hands={"Ann": ["Kh", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"]})
     refuse(t, "r1c1 is already entered as Kh", type="showdown", cells=JUNK,
            hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"], "Cy": ["Qs", "Qd"]})
@@ -801,7 +802,7 @@ def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
 ) -> None:
     rng = random.Random(seed)
     players = [{"name": f"P{i}", "stack": s} for i, s in enumerate(stacks_)]
-    t = Table.create("texas_dozen", players,
+    t = new_table("texas_dozen", players,
                      {"betting": betting, "ante": ante, "odd_chip": odd_chip})
     total = sum(stacks_)
     for _ in range(3):
@@ -832,7 +833,7 @@ def test_r3_random_legal_play_conserves_chips_and_refuses_illegal_actions(
 @given(seed=st.integers(0, 10**6), count=st.integers(2, 8))
 def test_r3_play_deal_many_deals_conserve_chips(seed: int, count: int) -> None:
     rng = random.Random(seed)
-    t = Table.create("texas_dozen", [f"P{i}" for i in range(count)])
+    t = new_table("texas_dozen", [f"P{i}" for i in range(count)])
     for _ in range(3):
         if sum(1 for s in t.totals.stacks if s > 0) < 2:
             break  # heads up, one player has every chip
@@ -861,7 +862,7 @@ def test_r6_r7_random_showdowns_pay_each_layer_to_its_best_hand(
 
 
 def test_r30_a_short_big_blind_still_makes_the_others_call_the_full_blind() -> None:
-    t = Table.create("texas_dozen", ["Ann", {"name": "Bob", "stack": 10},
+    t = new_table("texas_dozen", ["Ann", {"name": "Bob", "stack": 10},
                                      {"name": "Cy", "stack": 1}])
     t = t.apply(t.prepare({"type": "start_deal"}))
     t = t.apply(t.prepare({"type": "next"}))

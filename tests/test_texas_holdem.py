@@ -20,14 +20,14 @@ from dealer_assist.core.autoplay import play_deal
 from dealer_assist.core.errors import SetupError
 from dealer_assist.core.hands import rank_five
 from dealer_assist.core.table import Table
-from dealer_assist.games.registry import game_class
+from dealer_assist.games.registry import game_class, new_table
 from dealer_assist.web.state import table_state
 
 NO_HELP = "2c 7d 9s Jc 3h"  # a board that pairs nobody's hole cards and makes nothing
 
 
 def make(players: list[Any], **rules: Any) -> Table:
-    return Table.create("texas_holdem", players, rules)
+    return new_table("texas_holdem", players, rules)
 
 
 def start(t: Table) -> Table:
@@ -173,7 +173,7 @@ def test_r61_the_board_is_entered_as_it_turns_and_drawn_in_the_state() -> None:
     assert grid["board"] == ["Ah", "Kd", "7c", None, None]
     t = to_showdown(t)
     assert t.step()["cells"] == ["b4", "b5"]
-    refuse(t, "A♥ is both b1 and b4", type="showdown", board=["Ah", "2c"],
+    refuse(t, "A♥ is entered twice: b1 and b4", type="showdown", board=["Ah", "2c"],
            hands={"Ann": ["3c", "4c"], "Bob": ["5c", "6c"]})
     t = showdown(t, "2c 3d", {"Ann": "As Ad", "Bob": "Ks Qs"})
     assert table_state(t)["grid"]["board"] == ["Ah", "Kd", "7c", "2c", "3d"]

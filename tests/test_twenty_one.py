@@ -21,7 +21,8 @@ from dealer_assist.core.autoplay import legal_actions, showdown_action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import SetupError
 from dealer_assist.core.hands import rank_five
-from dealer_assist.core.table import Table, TableSetup
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_setup, new_table
 from dealer_assist.web.state import table_state
 
 VARIANT = "twenty_one_hand_holdem"
@@ -34,16 +35,16 @@ JUNK = ["3h 5d", "6c 8d", "9s Jc", "3d 5h", "6d 8c", "9c Js", "3s 5c"]  # high c
 
 
 def make(players: list[Any], **rules: Any) -> Table:
-    return Table.create(VARIANT, players, rules)
+    return new_table(VARIANT, players, rules)
 
 
 def mid_game(stacks_: tuple[int, ...], *, hands_played: int, last_blind: int, bank: int,
              carry: int = 0, names: tuple[str, ...] = ("Ann", "Bob", "Cy"),
              **rules: Any) -> Table:
     """A table after ``hands_played`` hands, seat ``last_blind`` having held the last blind."""
-    setup = TableSetup.create(VARIANT, list(names), rules)
-    totals = Totals(stacks=stacks_, deal_number=hands_played, button=last_blind, bank=bank,
-                    carry=carry)
+    setup = new_setup(VARIANT, list(names), rules)
+    totals = Totals(stacks=stacks_, deal_number=hands_played, button=last_blind,
+                    carried={"bank": bank} if bank else {}, carry=carry)
     return Table(setup, totals)
 
 
@@ -548,7 +549,7 @@ def test_r55_after_hand_21_odd_chips_are_taken_off_the_table() -> None:
     # 1 + 1 + 4 and the bank's last chip: 7 = 3 + 3, 1 off the table
     assert stacks(t) == {"Ann": 6, "Bob": 6, "Cy": 0}
     assert table_state(t)["bank"] == 0 and table_state(t)["carried"] == 0
-    assert t.totals.off_table == 1 and t.totals.carry == 0
+    assert t.totals.carried.get("off_table") == 1 and t.totals.carry == 0
     assert t.chips() == 13  # R3: the chip off the table still counts
     assert "1 odd chips are taken off the table." in table_state(t)["log"]
     # Ann and Bob tie for most chips: the high-card draw
@@ -567,7 +568,7 @@ def test_r55_a_hand_that_everyone_left_carries_its_pot_without_a_bank_chip() -> 
         p.status = "folded"
     deal.game.award_uncontested(deal, None)
     assert deal.result is not None and deal.result.winners == []
-    assert deal.carry == 2 and deal.bank == 21 and deal.pot_total() == 2
+    assert deal.carry == 2 and deal.carried["bank"] == 21 and deal.pot_total() == 2
     assert deal.chips() == 33
 
 
@@ -680,11 +681,11 @@ def test_r9_a_card_already_on_the_table_and_two_cards_kept() -> None:
     t = drive(act(make(["Ann", "Bob"]), type="start_deal"), stop=("reveal",))
     t = act(t, type="reveal", cards=["Kc", "Qd", "7h"])
     t = drive(t, stop=("reveal",))
-    refuse(t, "^K♣ is both b1 and b4.$", type="reveal", cards=["Kc"])
+    refuse(t, "^K♣ is entered twice: b1 and b4.$", type="reveal", cards=["Kc"])
     t = drive(act(t, type="reveal", cards=["4s"]))
-    refuse(t, "^Q♦ is both b2 and Ann's hand.$", type="showdown", board=["2c"],
+    refuse(t, "^Q♦ is entered twice: b2 and Ann's hand.$", type="showdown", board=["2c"],
            hands={"Ann": ["Qd", "As"], "Bob": ["Ks", "Kd"]})
-    refuse(t, "^2♣ is both b5 and Bob's hand.$", type="showdown", board=["2c"],
+    refuse(t, "^2♣ is entered twice: b5 and Bob's hand.$", type="showdown", board=["2c"],
            hands={"Ann": ["Ah", "As"], "Bob": ["2c", "Kd"]})
     refuse(t, "Ann has 2 hole cards, not 3.", type="showdown", board=["2c"],
            hands={"Ann": ["Ah", "As", "Ad"], "Bob": ["Ks", "Kd"]})
@@ -742,7 +743,8 @@ def checked_showdown(t: Table, rng: random.Random) -> Table:
     assert {n: c for n, c in result["payouts"].items() if c} == (
         {n: share for n in winners} if share else {})
     if before["hand_number"] == 21:
-        assert (after.totals.carry, after.totals.off_table) == (0, t.totals.off_table + odd)
+        assert (after.totals.carry, after.totals.carried.get("off_table", 0)) == (
+            0, t.totals.carried.get("off_table", 0) + odd)
     else:
         assert after.totals.carry == odd
     return after
@@ -793,7 +795,7 @@ def test_r3_random_full_games_conserve_chips_and_refuse_illegal_actions(
     assert t.step()["kind"] == "game_over" and hands >= 21  # R74: a start may be undone
     totals = t.totals
     assert totals.game_over and totals.deal_number == 21
-    assert sum(totals.stacks) + totals.bank + totals.carry + totals.off_table == total
+    assert sum(totals.stacks) + sum(totals.carried.values()) + totals.carry == total
     assert totals.carry == 0
     winner = table_state(t)["result"]["game_winner"]
     assert dict(zip(t.setup.players, totals.stacks, strict=True))[winner] == max(totals.stacks)

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.autoplay import legal_actions
-from dealer_assist.core.table import Table
+from dealer_assist.games import registry
 from dealer_assist.web.records import undone_seqs
 
 QUIET = ("start_deal", "next", "check", "call", "showdown")
@@ -29,7 +29,7 @@ def play_to_an_undone_showdown(client: FlaskClient) -> tuple[Dealer, list[str]]:
     """A Texas Dozen deal checked down to its showdown, the showdown entered, then undone:
     the dealer and the hole cards it named."""
     d = new_table(client, "texas_dozen", ["Ann", "Bob"])
-    table = Table.create("texas_dozen", ["Ann", "Bob"])
+    table = registry.new_table("texas_dozen", ["Ann", "Bob"])
     rng = random.Random(14)
     for _ in range(60):
         options = [a for a in legal_actions(table, rng) if a["type"] in QUIET
@@ -37,7 +37,7 @@ def play_to_an_undone_showdown(client: FlaskClient) -> tuple[Dealer, list[str]]:
         body = options[-1] if options else {"type": "reveal"}
         answer = d.act(body)
         record = get(d, f"/deals/{answer['state']['deal_number']}", dealer=True)["actions"][-1]
-        table = table.apply(Action.from_json(record["action"]))
+        table = table.apply(Action.from_json(record["action"], registry.CATALOGUE.place_fields))
         if body["type"] == "showdown":
             hands = [card for cards in record["action"]["hands"].values() for card in cards]
             d.act({"type": "undo"})

@@ -13,6 +13,7 @@ dealer_assist.core.errors.InvalidActionError: amount must be a whole number of c
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 from typing import Any
@@ -61,8 +62,8 @@ MAX_TEXT = 64  # a card or a player's name never needs more
 # type does not use is refused, not stored, so no record carries what it should not (a
 # ``check`` with the player's cards would be published as it is). ``cards`` of a reveal is
 # read into ``cells`` when it names cells. Types not listed here (none yet) are not checked.
-FIELDS_OF: dict[str, frozenset[str]] = {
-    kind: frozenset(fields) for kind, fields in {
+FIELDS_OF: dict[ActionType, frozenset[str]] = {
+    ActionType(kind): frozenset(fields) for kind, fields in {
         "start_deal": ("variant",),
         "buy": ("player", "count"),
         "deal_cards": ("player", "cards"),
@@ -75,7 +76,7 @@ FIELDS_OF: dict[str, frozenset[str]] = {
         "raise": ("player", "amount"),
         "all_in": ("player",),
         "pay": ("player",),
-        "showdown": ("cells", "kings_hand", "hands", "board"),
+        "showdown": ("cells", "hands", "board"),  # and the game's places (``place_fields``)
         "draw": ("player", "card"),
         "undo": (),
         "rebuy": ("player", "amount"),
@@ -96,14 +97,16 @@ class Action:
     always the canonical one that :meth:`dealer_assist.core.table.Table.prepare` returns.
     """
 
-    type: str
+    type: ActionType
     player: str | None = None
     count: int | None = None
     amount: int | None = None
     card: str | None = None
     cards: tuple[str, ...] | None = None
     cells: tuple[tuple[str, str], ...] | None = None  # (cell, card) pairs, by cell
-    kings_hand: tuple[str, ...] | None = None
+    # a showdown's cards for the game's own places (``Game.places``): (field, cards) pairs,
+    # by field; in the JSON each is a field of its own, as the game names it
+    places: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     hands: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     board: tuple[str, ...] | None = None
     to: str | None = None  # adjust: who receives the chips
@@ -119,6 +122,10 @@ class Action:
         )
         return f"Action({shown})"
 
+    def place_cards(self, field: str) -> tuple[str, ...] | None:
+        """The cards given for the game's place ``field`` (a showdown's), if any."""
+        return next((cards for key, cards in self.places or () if key == field), None)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type)}
         for key in ("player", "count", "amount", "card", "to", "note", "variant", "stack",
@@ -126,10 +133,12 @@ class Action:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
-        for key in ("cards", "kings_hand", "board"):
+        for key in ("cards", "board"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = list(value)
+        for key, cards in self.places or ():
+            out[key] = list(cards)
         if self.cells is not None:
             # API.md: a reveal carries its cards by cell as "cards", a showdown as "cells"
             out["cards" if self.type == "reveal" else "cells"] = dict(self.cells)
@@ -138,8 +147,10 @@ class Action:
         return out
 
     @classmethod
-    def from_json(cls, body: Any) -> Action:
-        """Read a request body; the shape is checked here, the rules by the game."""
+    def from_json(cls, body: Any, place_fields: Collection[str] = ()) -> Action:
+        """Read a request body; the shape is checked here, the rules by the game.
+        ``place_fields``: the fields a showdown may also carry, one for each card place the
+        games add (``Catalogue.place_fields``)."""
         if not isinstance(body, dict):
             raise InvalidActionError('An action is an object such as {"type": "check"}.')
         kind = body.get("type")
@@ -147,11 +158,14 @@ class Action:
             raise InvalidActionError(
                 f"Unknown action type {_short(kind)}: use one of {', '.join(ACTION_TYPES)}."
             )
-        unknown = sorted(set(body) - _FIELDS - {"type", "expect_seq"})
+        known = _FIELDS | set(place_fields)
+        unknown = sorted(set(body) - known - {"type", "expect_seq"})
         if unknown:
             raise InvalidActionError(f"An action has no field {_short(unknown[0])}.")
         allowed = FIELDS_OF.get(kind)
-        unused = sorted(k for k, v in body.items() if k in _FIELDS and v is not None
+        if allowed is not None and kind == ActionType.SHOWDOWN:
+            allowed = allowed | set(place_fields)
+        unused = sorted(k for k, v in body.items() if k in known and v is not None
                         and allowed is not None and k not in allowed)
         if unused and allowed is not None:
             takes = f"only {', '.join(sorted(allowed))}" if allowed else "no other field"
@@ -170,7 +184,7 @@ class Action:
             card=_text(body, "card"),
             cards=_card_list(body, "cards"),
             cells=_cell_map(body.get("cells")),
-            kings_hand=_card_list(body, "kings_hand"),
+            places=_places(body, place_fields),
             hands=_hands(body.get("hands")),
             board=_card_list(body, "board"),
             to=_text(body, "to"),
@@ -181,8 +195,8 @@ class Action:
         )
 
 
-_FIELDS = {"player", "count", "amount", "card", "cards", "cells", "kings_hand", "hands",
-           "board", "to", "note", "variant", "stack", "after"}
+_FIELDS = {"player", "count", "amount", "card", "cards", "cells", "hands", "board", "to",
+           "note", "variant", "stack", "after"}
 MAX_NOTE = 200
 
 
@@ -234,6 +248,13 @@ def _card_list(body: dict[str, Any], key: str) -> tuple[str, ...] | None:
     if not isinstance(value, list) or len(value) > 60:
         raise InvalidActionError(f"{key} must be a list of cards such as [\"As\", \"Kd\"].")
     return tuple(_card_text(v, key) for v in value)
+
+
+def _places(body: dict[str, Any], fields: Collection[str],
+            ) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    given = [(key, cards) for key in sorted(fields)
+             if (cards := _card_list(body, key)) is not None]
+    return tuple(given) or None
 
 
 def _cell_map(value: Any) -> tuple[tuple[str, str], ...] | None:

@@ -5,8 +5,8 @@ are free); :func:`play_deal` plays one deal to its end.
 
 >>> import random
 >>> from dealer_assist.core.table import Table
->>> from dealer_assist.games.registry import variants
->>> t = play_deal(Table.create(variants()[3], ["Ann", "Bob", "Cy"]), random.Random(1))
+>>> from dealer_assist.games.registry import new_table, variants
+>>> t = play_deal(new_table(variants()[3], ["Ann", "Bob", "Cy"]), random.Random(1))
 >>> t.deal_over and t.chips() == 300
 True
 """
@@ -106,9 +106,9 @@ def showdown_action(table: Table, step: Step, rng: random.Random) -> dict[str, A
         action["board"] = [deck.pop() for _ in step.cells or ()]
     else:
         action["cells"] = {cell: deck.pop() for cell in step.cells or ()}
-    if table.stakes_per_card:
-        action["kings_hand"] = [deck.pop() for _ in range(5)]
-    else:
+    for place in table.game.places:  # a hand of the game's own, dealt face down
+        action[place.field] = [deck.pop() for _ in range(place.cards)]
+    if not table.stakes_per_card:  # a player's cards bought are already entered (R23)
         action["hands"] = {
             name: [deck.pop() for _ in range(step.hole_cards or 0)] for name in step.players or ()
         }

@@ -8,8 +8,8 @@ changes nothing (R9).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Self, TypeVar
 
@@ -18,13 +18,13 @@ from dealer_assist.core.cards import parse_card, pretty
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
 from dealer_assist.core.pots import Pot, layer_pots, split
-from dealer_assist.core.result import PotKind, PotShare, Result
-from dealer_assist.core.rules import HouseRules
+from dealer_assist.core.result import BET_POT, PotShare, Result
+from dealer_assist.core.rules import HouseRules, OddChip, Wilds
 from dealer_assist.core.step import Step
 
 if TYPE_CHECKING:
+    from dealer_assist.core.game import Game
     from dealer_assist.core.phases import Phase
-    from dealer_assist.games import Game
 
 
 _T = TypeVar("_T")
@@ -46,29 +46,41 @@ class Departure:
 
 @dataclass(frozen=True)
 class CarriedPot:
-    """Chips a game keeps on the table between deals, in no player's stack (R28's king's pot,
-    R50's bank): its key in the state and the totals, its title on the pages, and what the
-    banker holds it for (R76)."""
+    """Chips a game keeps on the table between deals, in no player's stack (a pot that grows
+    until it is won, chips the game pays out hand by hand): its key in the totals
+    (``Totals.carried``) and the state, its title on the pages, what the banker holds it for
+    (R76), and whether the pages show it (chips taken off the table are kept count of, not
+    shown as a pot)."""
 
     key: str
     title: str
     held_for: str
+    shown: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "title": self.title}
 
 
+def with_amount(carried: Mapping[str, int], key: str, amount: int) -> dict[str, int]:
+    """``carried`` with ``key`` holding ``amount``; a pot that holds nothing is left out, so
+    that two totals holding the same chips are equal."""
+    out = {k: v for k, v in carried.items() if k != key}
+    if amount:
+        out[key] = amount
+    return out
+
+
 @dataclass(frozen=True)
 class Totals:
-    """What a table carries from one deal to the next (R28, R55)."""
+    """What a table carries from one deal to the next (R7, R28, R55)."""
 
     stacks: tuple[int, ...]
     deal_number: int = 0  # deals started so far
     button: int = -1  # the seat of the last deal's dealer (or blind holder, R51)
-    kings_pot: int = 0
-    bank: int = 0
     carry: int = 0  # chips left in the pot for the next deal (R7 carry, R55)
-    off_table: int = 0  # odd chips taken off the table after a game's last hand (R56)
+    # what the games keep between deals in no player's stack, by the key each game names
+    # (its ``carried_pots``); the core carries and conserves it, never reads it
+    carried: Mapping[str, int] = field(default_factory=dict)
     game_over: bool = False
     buy_ins: tuple[int, ...] = ()  # every chip each player has bought in, rebuys included
     names: tuple[str, ...] = ()  # who sits at the table now, in seat order (R4, R70)
@@ -78,27 +90,36 @@ class Totals:
 
     def chips(self) -> int:
         """Every chip the table holds: conserved by every deal (R3)."""
-        return sum(self.stacks) + self.kings_pot + self.bank + self.carry + self.off_table
+        return sum(self.stacks) + self.carry + sum(self.carried.values())
 
     def to_json(self) -> dict[str, Any]:
         return {
             "stacks": list(self.stacks), "deal_number": self.deal_number,
-            "button": self.button, "kings_pot": self.kings_pot, "bank": self.bank,
-            "carry": self.carry, "off_table": self.off_table, "game_over": self.game_over,
-            "buy_ins": list(self.buy_ins), "names": list(self.names),
-            "sitting_out": list(self.sitting_out),
+            "button": self.button, "carry": self.carry, "carried": dict(self.carried),
+            "game_over": self.game_over, "buy_ins": list(self.buy_ins),
+            "names": list(self.names), "sitting_out": list(self.sitting_out),
             "departed": [d.to_json() for d in self.departed], "variant": self.variant,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Totals:
-        # rows written before R70 have no names, sitting_out, departed or variant
-        return cls(**{**data, "stacks": tuple(data["stacks"]),
-                      "buy_ins": tuple(data.get("buy_ins", ())),
-                      "names": tuple(data.get("names", ())),
-                      "sitting_out": tuple(data.get("sitting_out", ())),
-                      "departed": tuple(Departure(**d) for d in data.get("departed", ())),
-                      "variant": data.get("variant", "")})
+        """Totals as :meth:`to_json` wrote them, or as an older release stored them: rows
+        written before R70 have no names, sitting_out, departed or variant, and rows written
+        before ``carried`` held each game's carried chips as a key of their own (a whole
+        number beside the known fields), which is read into ``carried``."""
+        known = {f.name for f in fields(cls)}
+        carried = dict(data.get("carried", {}))
+        for key, value in data.items():
+            if key not in known and isinstance(value, int) and not isinstance(value, bool):
+                carried = with_amount(carried, key, value)
+        return cls(
+            stacks=tuple(data["stacks"]), deal_number=data.get("deal_number", 0),
+            button=data.get("button", -1), carry=data.get("carry", 0), carried=carried,
+            game_over=bool(data.get("game_over", False)),
+            buy_ins=tuple(data.get("buy_ins", ())), names=tuple(data.get("names", ())),
+            sitting_out=tuple(data.get("sitting_out", ())),
+            departed=tuple(Departure(**d) for d in data.get("departed", ())),
+            variant=data.get("variant", ""))
 
 
 @dataclass
@@ -179,11 +200,11 @@ class Deal:
     round: Round | None = None
     grid: dict[str, str | None] = field(default_factory=dict)  # cell -> card; None if turned
     revealed: list[str] = field(default_factory=list)
-    kings_hand: list[str] = field(default_factory=list)
-    kings_pot: int = 0
-    bank: int = 0
+    # the cards of the game's own places (``Game.places``), by the place's field, once entered
+    places: dict[str, list[str]] = field(default_factory=dict)
+    # what the game keeps between deals (``Totals.carried``), as this deal changes it
+    carried: dict[str, int] = field(default_factory=dict)
     carry: int = 0  # dead chips in this deal's main pot
-    off_table: int = 0
     result: Result | None = None  # the game's own kind (Game.result_type), once settled
     # a Chain: each action's copy of the deal shares the lines so far (core/chain.py)
     log: Chain[str] = field(default_factory=Chain)
@@ -228,8 +249,12 @@ class Deal:
         """Every chip on the table right now (R3)."""
         return (
             sum(p.stack for p in self.players) + sum(s.contributed for s in self.stakes)
-            + self.carry + self.kings_pot + self.bank + self.off_table
+            + self.carry + sum(self.carried.values())
         )
+
+    def add_carried(self, key: str, amount: int) -> None:
+        """Put ``amount`` more (or less, if negative) in the game's carried pot ``key``."""
+        self.carried = with_amount(self.carried, key, self.carried.get(key, 0) + amount)
 
     # ----------------------------------------------------------------------- chips
     def put(self, p: Player, per_stake: int) -> int:
@@ -256,13 +281,13 @@ class Deal:
         return sum(s.contributed for s in self.stakes) + self.carry
 
     def share_out(
-        self, amount: int, winners: Sequence[int], *, odd_chip: str | None = None,
-        kind: PotKind = PotKind.POT,
+        self, amount: int, winners: Sequence[int], *, odd_chip: OddChip | None = None,
+        kind: str = BET_POT,
     ) -> int:
         """Pay ``amount`` to ``winners`` (seats, one entry a share); returns the odd chips
         left over under ``carry`` (R7). Each share-out is kept in the result's ``pots``
-        (``kind`` "pot" or "kings_pot"), so that its words can say who took which pot and who
-        got an odd chip."""
+        (``kind``: a pot of the bets, or the key of a carried pot shared out), so that its
+        words can say who took which pot and who got an odd chip."""
         won, left = split(
             amount, winners, seats=len(self.players), first_seat=self.left_of_dealer,
             odd_chip=odd_chip or self.rules.odd_chip,
@@ -298,14 +323,15 @@ class Deal:
 
     # ------------------------------------------------------------------ cards
     def known_cards(self) -> dict[str, str]:
-        """Every full card entered this deal, with where it is (``"r1c5"``, ``"the king's
-        hand"``, ``"Bob's hand"``), to catch duplicates."""
+        """Every full card entered this deal, with where it is (``"r1c5"``, a place of the
+        game's own as ``Place.where`` says it, ``"Bob's hand"``), to catch duplicates."""
         seen: dict[str, str] = {}
         for cell_name, card in self.grid.items():
             if card:
                 seen[card] = cell_name
-        for card in self.kings_hand:
-            seen[card] = KINGS_HAND_PLACE
+        for place in self.game.places:
+            for card in self.places.get(place.field, ()):
+                seen[card] = place.where
         for p in self.players:
             for card in p.cards:
                 if len(card) == 2:
@@ -314,14 +340,15 @@ class Deal:
 
     def parse(self, text: str, *, rank_only: bool = False) -> str:
         try:
-            return parse_card(text, jokers=self.rules.wilds == "jokers", rank_only=rank_only)
+            return parse_card(text, jokers=self.rules.wilds is Wilds.JOKERS,
+                              rank_only=rank_only)
         except BadCardError as err:
             raise IllegalActionError(str(err)) from None
 
     def check_new_cards(self, entries: Iterable[tuple[str, str]]) -> None:
         """R9: one check of the new ``(place, card)`` entries against everything the deal
         knows and against each other, whatever the order they came in; the refusal names
-        both places ("8♦ is both r1c5 and the king's hand."). A rank alone (R23) is never
+        both places ("8♦ is entered twice: r1c5 and r2c2."). A rank alone (R23) is never
         caught here: ``check_rank_counts`` counts those."""
         seen = self.known_cards()
         for place, card in entries:
@@ -330,7 +357,8 @@ class Deal:
             if card in seen:
                 if seen[card] == place:
                     raise IllegalActionError(f"{pretty(card)} is entered twice in {place}.")
-                raise IllegalActionError(f"{pretty(card)} is both {seen[card]} and {place}.")
+                raise IllegalActionError(
+                    f"{pretty(card)} is entered twice: {seen[card]} and {place}.")
             seen[card] = place
 
     # ------------------------------------------------------------------ flow
@@ -384,7 +412,8 @@ class Deal:
         twin.round = None if self.round is None else _shallow(self.round)
         twin.grid = dict(self.grid)
         twin.revealed = list(self.revealed)
-        twin.kings_hand = list(self.kings_hand)
+        twin.places = {k: list(v) for k, v in self.places.items()}
+        twin.carried = dict(self.carried)
         twin.result = None if self.result is None else self.result.copy()
         twin.log = self.log.copy()
         twin.phase_state = self.phase_state.copy()
@@ -399,19 +428,14 @@ class Deal:
             stacks=tuple(p.stack for p in self.players),
             deal_number=self.totals.deal_number,
             button=self.dealer_button(),
-            kings_pot=self.kings_pot,
-            bank=self.bank,
             carry=self.carry + sum(s.contributed for s in self.stakes),
-            off_table=self.off_table,
+            carried=dict(self.carried),
             game_over=self.game_over,
             buy_ins=self.totals.buy_ins or self.totals.stacks,
         )
 
     def dealer_button(self) -> int:
         return self.dealer if self.button is None else self.button
-
-
-KINGS_HAND_PLACE = "the king's hand"
 
 
 def hand_place(name: str) -> str:

@@ -397,7 +397,7 @@ def best_five(cards: Sequence[str], wilds: str = "none") -> HandValue:
     return _value(best, _wild_cards_in_order(best, best_naturals, used_wilds, best_stands))
 
 
-_TWO_PLUS_THREE: dict[int, tuple[tuple[int, int, int], ...]] = {
+_THREES: dict[int, tuple[tuple[int, int, int], ...]] = {
     n: tuple(combinations(range(n), 3)) for n in (3, 4, 5)
 }
 
@@ -405,7 +405,9 @@ _TWO_PLUS_THREE: dict[int, tuple[tuple[int, int, int], ...]] = {
 def best_two_plus_three(
     hole: Sequence[str], board: Sequence[str], wilds: str = "none"
 ) -> HandValue:
-    """The best hand of exactly both hole cards and exactly three board cards (R54).
+    """The best hand of exactly two of the hole cards and exactly three board cards, from two
+    hole cards (R54) or more (R62: four, where a player holding one heart with four hearts on
+    the board has no flush).
 
     The board normally holds five cards (ten ways to choose three); three or four, before the
     river, are accepted too.
@@ -416,33 +418,34 @@ def best_two_plus_three(
     'Three of a kind, nines'
     >>> best_two_plus_three(["X1", "X2"], ["Ah", "Kh", "7c", "7d", "2s"], wilds="jokers").name
     'Four of a kind, sevens'
-    >>> best_two_plus_three(["Ah", "Kd", "Qc"], ["9s", "9h", "9d", "9c", "2h"])
+    >>> best_two_plus_three(["Ah", "7c", "7d", "2s"], ["Kh", "Qh", "5h", "4h", "9c"]).name
+    'Pair of sevens'
+    >>> best_two_plus_three(["Ah", "Kh", "7d", "2s"], ["Qh", "5h", "4h", "9c", "3d"]).name
+    'Flush, ace high'
+    >>> best_two_plus_three(["Ah"], ["9s", "9h", "9d", "9c", "2h"])
     Traceback (most recent call last):
     ...
-    dealer_assist.core.errors.BadCardError: A hand needs exactly two hole cards, got 3.
+    dealer_assist.core.errors.BadCardError: A hand needs two hole cards at least, got 1.
     """
     _check_wilds(wilds)
-    if len(hole) != 2:
-        raise BadCardError(f"A hand needs exactly two hole cards, got {len(hole)}.")
+    if len(hole) < 2:
+        raise BadCardError(f"A hand needs two hole cards at least, got {len(hole)}.")
     if not 3 <= len(board) <= 5:
         raise BadCardError(f"The board needs five cards (three at least), got {len(board)}.")
     _check_cards([*hole, *board], wilds)
-    ways = _TWO_PLUS_THREE[len(board)]
-    h0, h1 = hole
+    fives = [(hole[a], hole[b], board[i], board[j], board[k])
+             for a, b in combinations(range(len(hole)), 2) for i, j, k in _THREES[len(board)]]
     best = -1
     if wilds == "none" or not any(is_wild(c, wilds) for c in (*hole, *board)):
-        best_way = ways[0]
-        for way in ways:
-            i, j, k = way
-            score = _evaluate((h0, h1, board[i], board[j], board[k]))
+        chosen = fives[0]
+        for five in fives:
+            score = _evaluate(five)
             if score > best:
-                best, best_way = score, way
-        chosen = [h0, h1, *(board[i] for i in best_way)]
-        return _value(best, _arrange(best, chosen))
+                best, chosen = score, five
+        return _value(best, _arrange(best, list(chosen)))
     best_five_cards: tuple[str, ...] = ()
     best_stands: list[str] = []
-    for i, j, k in ways:
-        five = (h0, h1, board[i], board[j], board[k])
+    for five in fives:
         naturals = [c for c in five if not is_wild(c, wilds)]
         if len(naturals) < 5:
             score, stands = _wild_score(naturals, 5 - len(naturals))

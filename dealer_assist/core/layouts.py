@@ -4,18 +4,20 @@
 ('r1c1', 'r2c4', 'r3c2', 'r4c5', 'r5c3')
 >>> LINES_4["diag"]
 ('r1c1', 'r2c2', 'r3c3', 'r4c4')
->>> LINE_OF_RANK["7"]
-'col2'
+>>> GRID5.line_label("anti")
+'the anti-diagonal'
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from dealer_assist.core.cards import RANK_PLURALS
+from dealer_assist.core.words import and_words
 
 # R10: the set each cell of the 5x5 grid belongs to, row by row.
 GRID5_SETS: tuple[tuple[int, ...], ...] = (
@@ -65,37 +67,17 @@ REVEAL_SETS_5: dict[int, tuple[str, ...]] = {
 }
 GRID4_UP: tuple[str, ...] = tuple(c for c in CELLS_4 if c not in GRID4_DOWN)
 
-# R21: the line each rank backs where cards bet on lines; K backs the king's hand.
-LINE_OF_RANK: dict[str, str] = {
-    "A": "row1", "2": "row2", "3": "row3", "4": "row4", "5": "row5",
-    "6": "col1", "7": "col2", "8": "col3", "9": "col4", "T": "col5",
-    "J": "diag", "Q": "anti", "K": "king",
-}
-RANK_OF_LINE: dict[str, str] = {line: rank for rank, line in LINE_OF_RANK.items()}
-
+# How a line is called in a sentence, and titled on the pages.
 LINE_NAMES: dict[str, str] = {
     "row1": "row 1", "row2": "row 2", "row3": "row 3", "row4": "row 4", "row5": "row 5",
     "col1": "column 1", "col2": "column 2", "col3": "column 3", "col4": "column 4",
     "col5": "column 5", "diag": "the diagonal", "anti": "the anti-diagonal",
-    "king": "the king's hand",
 }
-
-
-# How the pages title a line, in a heading or a list.
 LINE_TITLES: dict[str, str] = {
     "row1": "Row 1", "row2": "Row 2", "row3": "Row 3", "row4": "Row 4", "row5": "Row 5",
     "col1": "Column 1", "col2": "Column 2", "col3": "Column 3", "col4": "Column 4",
-    "col5": "Column 5", "diag": "Diagonal", "anti": "Anti-diagonal", "king": "King's hand",
+    "col5": "Column 5", "diag": "Diagonal", "anti": "Anti-diagonal",
 }
-
-
-def line_label(line: str, *, by_rank: bool = False) -> str:
-    """How a line is called at the table: ``"row 1"``, or where a rank backs each line
-    ``"row 1 (aces)"``."""
-    name = LINE_NAMES[line]
-    if by_rank:
-        return f"{name} ({RANK_PLURALS[RANK_OF_LINE[line]]})"
-    return name
 
 
 class LayoutKind(StrEnum):
@@ -117,7 +99,10 @@ class MarkKind(StrEnum):
 @dataclass(frozen=True)
 class Layout:
     """A game's shared cards as data: the cells, the lines played from them, the marks printed
-    on the cells, and (where cards bet on lines, R21) which rank backs each line."""
+    on the cells, and (where cards bet on lines, R21) which rank backs each line. A game whose
+    cards back a hand of its own beside the grid (a :class:`Place`) names that hand as a line
+    too: ``names`` and ``titles`` hold it, ``hand_lines`` says it is a hand, not a line of
+    cells."""
 
     kind: LayoutKind
     cells: tuple[str, ...]
@@ -126,22 +111,48 @@ class Layout:
     mark_kind: MarkKind = MarkKind.NONE
     marks: Mapping[str, str] = field(default_factory=dict)
     rank_lines: Mapping[str, str] = field(default_factory=dict)  # rank -> the line it backs
+    names: Mapping[str, str] = field(default_factory=lambda: LINE_NAMES)  # "row 1"
+    titles: Mapping[str, str] = field(default_factory=lambda: LINE_TITLES)  # "Row 1"
+    hand_lines: tuple[str, ...] = ()  # lines that are a hand of their own, not of cells
 
     @property
     def by_rank(self) -> bool:
         return bool(self.rank_lines)
 
-    def line_label(self, line: str) -> str:
-        return line_label(line, by_rank=self.by_rank)
+    def line_label(self, line: str, *, by_rank: bool | None = None) -> str:
+        """How a line is called at the table: "row 1", or where a rank backs each line
+        "row 1 (aces)" (``by_rank`` False: without the rank)."""
+        name = self.names[line]
+        if (self.by_rank if by_rank is None else by_rank) and line in self.rank_of_line:
+            return f"{name} ({RANK_PLURALS[self.rank_of_line[line]]})"
+        return name
 
     def line_title(self, line: str) -> str:
         """A line's title on the pages: "Row 1", or where a rank backs it "Row 1 (aces)"."""
-        title = LINE_TITLES[line]
-        return f"{title} ({RANK_PLURALS[RANK_OF_LINE[line]]})" if self.by_rank else title
+        title = self.titles[line]
+        rank = self.rank_of_line.get(line)
+        return f"{title} ({RANK_PLURALS[rank]})" if rank else title
+
+    @cached_property
+    def rank_of_line(self) -> dict[str, str]:
+        return {line: rank for rank, line in self.rank_lines.items()}
+
+    def on_lines(self, lines: Sequence[str]) -> str:
+        """Where a hand was made, in a sentence: "on row 1", "on row 1, row 2 and column 3",
+        "on 10 lines", and a hand of its own "in the ..." (``hand_lines``)."""
+        names = [self.line_label(line, by_rank=False) for line in lines
+                 if line not in self.hand_lines]
+        parts = []
+        if len(names) > 3:
+            parts.append(f"on {len(names)} lines")
+        elif names:
+            parts.append("on " + and_words(names))
+        parts += [f"in {self.names[line]}" for line in self.hand_lines if line in lines]
+        return " and ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         every = dict.fromkeys((*self.lines, *self.rank_lines.values()))
-        titles = {line: LINE_TITLES[line] for line in every}
+        titles = {line: self.titles[line] for line in every}
         return {
             "kind": self.kind.value, "size": self.size, "cells": list(self.cells),
             "lines": {name: list(cells) for name, cells in self.lines.items()},
@@ -166,6 +177,11 @@ class Place:
     field: str
     line: str
 
+    @property
+    def where(self) -> str:
+        """The place in a sentence: "the spare hand" for a title "Spare hand"."""
+        return "the " + self.title[:1].lower() + self.title[1:]
+
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "cards": self.cards, "field": self.field,
                 "line": self.line}
@@ -177,12 +193,10 @@ GRID5 = Layout(
     LayoutKind.GRID, CELLS_5, 5, LINES_5, MarkKind.REVEAL_SET,
     {cell(r + 1, c + 1): str(GRID5_SETS[r][c]) for r in range(5) for c in range(5)},
 )
-GRID5_RANKED = Layout(
-    LayoutKind.GRID, CELLS_5, 5, LINES_5, MarkKind.REVEAL_SET, GRID5.marks, LINE_OF_RANK,
-)
 GRID4 = Layout(
     LayoutKind.GRID, CELLS_4, 4, LINES_4, MarkKind.FACE_DOWN,
     {c: ("D" if c in GRID4_DOWN else "E") for c in CELLS_4},
 )
 BOARD = Layout(LayoutKind.BOARD, BOARD_CELLS, mark_kind=MarkKind.STREET, marks={
     "b1": "Flop", "b2": "Flop", "b3": "Flop", "b4": "Turn", "b5": "River"})
+

@@ -8,7 +8,7 @@ out, so each game's result has only the keys it fills. A game with keys of its o
 
 >>> result = Result()
 >>> result.payouts["Ann"] = 6
->>> result.pots.append(PotShare(PotKind.POT, 6, ["Ann"], {"Ann": 1}, hand="Flush, ace high"))
+>>> result.pots.append(PotShare(BET_POT, 6, ["Ann"], {"Ann": 1}, hand="Flush, ace high"))
 >>> result.winners = ["Ann"]
 >>> result.to_json()["pots"][0]["hand"]
 'Flush, ace high'
@@ -20,15 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Self
 
-
-class PotKind(StrEnum):
-    """What a share-out paid: a pot layer of the bets, or a king's pot (R28)."""
-
-    POT = "pot"
-    KINGS_POT = "kings_pot"
+# A share-out's ``kind``: a layer of the bets (R6), or else the key of the game's carried pot
+# it shared (``CarriedPot.key``): what the game names, the core only carries.
+BET_POT = "pot"
 
 
 def plain(value: Any) -> Any:
@@ -69,7 +65,7 @@ class PotShare:
     """One share-out (``Deal.share_out``): a pot, who took it and how many shares each, the odd
     chips each got over an even share (R7), and the odd chips left where they carry."""
 
-    kind: PotKind
+    kind: str  # BET_POT, or the key of a carried pot shared out
     amount: int
     winners: list[str] = field(default_factory=list)  # one name a winner, in seat order
     shares: dict[str, int] = field(default_factory=dict)  # name -> shares (a card each, R27)
@@ -79,7 +75,7 @@ class PotShare:
     lines: list[str] | None = None  # the winning lines, where the line is the bet (R26)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind.value, "amount": self.amount,
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount,
                                "winners": self.winners, "shares": self.shares, "odd": self.odd,
                                "carried": self.carried}
         if self.hand is not None:
@@ -90,7 +86,7 @@ class PotShare:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PotShare:
-        return cls(kind=PotKind(data["kind"]), amount=data["amount"],
+        return cls(kind=str(data["kind"]), amount=data["amount"],
                    winners=list(data.get("winners", [])), shares=dict(data.get("shares", {})),
                    odd=dict(data.get("odd", {})), carried=data.get("carried", 0),
                    hand=data.get("hand"), lines=data.get("lines"))
@@ -142,8 +138,8 @@ class Result:
         return self.pots[-1]
 
     def bet_pots(self) -> list[PotShare]:
-        """The pot layers of the bets that held chips (not a king's pot)."""
-        return [p for p in self.pots or () if p.kind is PotKind.POT and p.amount]
+        """The pot layers of the bets that held chips (not a carried pot shared out)."""
+        return [p for p in self.pots or () if p.kind == BET_POT and p.amount]
 
     def shown(self, name: str) -> ShownHand | None:
         return (self.hands or {}).get(name)

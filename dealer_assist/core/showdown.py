@@ -1,11 +1,24 @@
-"""What every showdown shares: the cards still to enter, checked and laid down."""
+"""Showdowns, composed from parts: the cards still to enter, checked and laid down
+(:class:`ShowdownPhase`); a hand rule (:class:`BestFive`, :class:`TwoFromHoleThreeFromBoard`);
+one pot-settling function (:func:`settle_pots`); and the showdown most games use,
+:class:`CardsShowdown`, parametrised by the hole-card count, the hand rule and the board
+(a row of community cards, or the lines of a grid)."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, hand_place
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.hands import HandValue, best_five, best_two_plus_three
 from dealer_assist.core.phases import Phase
+from dealer_assist.core.result import ShownHand
+from dealer_assist.core.rules import Wilds
+from dealer_assist.core.step import Step, StepKind
+from dealer_assist.core.words import hand_phrase, number_word
 
 
 class ShowdownPhase(Phase):
@@ -87,3 +100,119 @@ class ShowdownPhase(Phase):
                 deal.revealed.append(cell_name)
         for seat, cards in holes.items():
             deal.players[seat].cards = cards
+
+
+class HandRule(Protocol):
+    """How a player's hand is made from their hole cards and a board (R2)."""
+
+    def best(self, hole: Sequence[str], board: Sequence[str]) -> HandValue: ...
+
+
+@dataclass(frozen=True)
+class BestFive:
+    """The best five of the hole cards and the board together (R2, R32, R42, R61)."""
+
+    def best(self, hole: Sequence[str], board: Sequence[str]) -> HandValue:
+        return best_five([*hole, *board])
+
+
+@dataclass(frozen=True)
+class TwoFromHoleThreeFromBoard:
+    """Exactly two of the hole cards with exactly three board cards (R54, R62), wild cards as
+    the house rule says (R54)."""
+
+    wilds: Wilds = Wilds.NONE
+
+    def best(self, hole: Sequence[str], board: Sequence[str]) -> HandValue:
+        return best_two_plus_three(hole, board, self.wilds.value)
+
+
+def settle_pots(deal: Deal, scores: Mapping[int, int]) -> tuple[list[list[int]], int]:
+    """R6, R7: every pot layer of the bets goes to the stakes eligible for it with the best
+    score (``scores``: stake index to score), a share a stake (R26: a player holding two
+    winning cards takes two shares), ties sharing it. Returns the winning stakes of each pot,
+    in the order of ``Result.pots``, and the odd chips left over where they carry; the pots
+    are emptied."""
+    won: list[list[int]] = []
+    left = 0
+    for pot in deal.pots():
+        eligible = [i for i in pot.eligible if i in scores]
+        top = max((scores[i] for i in eligible), default=None)
+        stakes = [i for i in eligible if scores[i] == top]
+        seats = sorted(deal.stakes[i].owner for i in stakes)  # an entry a share, by seat
+        left += deal.share_out(pot.amount, seats)
+        won.append(stakes)
+    deal.clear_pots()
+    return won, left
+
+
+class CardsShowdown(ShowdownPhase):
+    """Every player still in shows ``hole`` cards; each one's hand is the best the hand rule
+    makes of them and the board, where a board is every cell (a community board, R61) or, in a
+    grid game, each line in turn (R32, R42: a player plays their best line, and the app names
+    every line giving that hand). Each pot goes to the best hand that paid into it (R6)."""
+
+    def __init__(self, cells: tuple[str, ...], hole: int, rule: HandRule, *,
+                 lines: Mapping[str, tuple[str, ...]] | None = None,
+                 cells_name: str = "board card", shows: str = "") -> None:
+        self.cells = cells
+        self.hole = hole
+        self.rule = rule
+        self.lines = lines
+        self.cells_name = cells_name
+        # how the step names what players show: "the two cards of", "the hole cards of"
+        self.shows = shows or f"the {number_word(hole)} cards of"
+
+    def handle(self, deal: Deal, action: Action) -> None:
+        given = (self.board_given(deal, action) if self.lines is None else
+                 {cell: deal.parse(t) for cell, t in action.cells or ()})
+        new = self.given_cells(deal, given)
+        holes = self.hole_cards(deal, action, self.hole)
+        self.lay_down(deal, new, holes)
+        self.settle(deal)
+        self.mark_done(deal)
+
+    def best_hand(self, deal: Deal, cards: list[str]) -> tuple[HandValue, list[str] | None]:
+        """A player's best hand, and in a grid game every line that gives it."""
+        if self.lines is None:
+            return self.rule.best(cards, [deal.grid[c] or "" for c in self.cells]), None
+        values = {line: self.rule.best(cards, [deal.grid[c] or "" for c in cells])
+                  for line, cells in self.lines.items()}
+        best = max(values.values())
+        return best, [line for line, v in values.items() if v.score == best.score]
+
+    def settle(self, deal: Deal) -> None:
+        best = {p.seat: self.best_hand(deal, p.cards) for p in deal.still_in()}
+        result = deal.result = deal.game.result_type(hands={
+            deal.players[seat].name: ShownHand(list(value.cards), value.name, lines)
+            for seat, (value, lines) in best.items()})
+        scores = {i: best[s.owner][0].score for i, s in enumerate(deal.stakes)
+                  if s.owner in best}
+        won, deal.carry = settle_pots(deal, scores)  # R7 carry: odd chips wait a deal
+        for share, stakes in zip(result.pots or (), won, strict=True):
+            if stakes:
+                share.hand = best[deal.stakes[stakes[0]].owner][0].name  # the pot's sentence
+        top = max(value.score for value, _ in best.values())
+        winners = [seat for seat, (value, _) in best.items() if value.score == top]
+        result.winners = [deal.players[s].name for s in winners]
+        if self.lines is None:
+            names = " and ".join(deal.players[s].name for s in winners)
+            deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
+                            f"{hand_phrase(best[winners[0]][0].name)}.")
+            return
+        result.winning_lines = sorted({ln for s in winners for ln in best[s][1] or ()})
+        layout = deal.game.layout
+        for s in winners:
+            value, lines = best[s]
+            deal.log.append(f"{deal.players[s].name} wins with {hand_phrase(value.name)} "
+                            f"({', '.join(layout.line_label(ln) for ln in lines or ())}).")
+
+    def step(self, deal: Deal) -> Step:
+        missing = self.missing(deal)
+        names = [p.name for p in deal.still_in()]
+        cells = (f" and the {self.cells_name}s not entered yet ({len(missing)})" if missing
+                 else "")
+        return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names),
+                    hole_cards=self.hole,
+                    instruction=f"Showdown: enter {self.shows} {', '.join(names)}{cells}.",
+                    public="Showdown: " + ", ".join(names) + " show their hole cards.")

@@ -2,10 +2,11 @@
 
 The table is immutable: :meth:`Table.apply` returns a new table, so a refused action leaves
 the old one exactly as it was (R9). Undo (R8) replays the current deal's records but the last,
-from the last checkpoint a few records back (:attr:`Table.checkpoint`).
+from the last checkpoint a few records back (:attr:`Table.checkpoint`). The games it may deal
+come with its setup (:class:`~dealer_assist.core.setup.TableSetup`), from the services.
 
->>> from dealer_assist.games.registry import variants
->>> t = Table.create(variants()[2], ["Ann", "Bob", "Cy"])  # the 5x5 grid with two hole cards
+>>> from dealer_assist.games.registry import CATALOGUE
+>>> t = Table.create(CATALOGUE, CATALOGUE.all()[2].variant, ["Ann", "Bob", "Cy"])
 >>> t = t.apply(t.prepare({"type": "start_deal"}))
 >>> t.step()["instruction"]
 'Deal two hole cards to each player, then tap Next.'
@@ -16,114 +17,23 @@ False
 from __future__ import annotations
 
 import copy
-import functools
 import secrets
-import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
+from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action, ActionType
+from dealer_assist.core.between import between_deal
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.chain import Chain
-from dealer_assist.core.deal import Deal, Departure, Totals
+from dealer_assist.core.deal import Deal, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
-from dealer_assist.core.rules import MAX_CHIPS, HouseRules, rules_line
+from dealer_assist.core.game import Catalogue, Game
+from dealer_assist.core.setup import TableSetup
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.games import Game
-from dealer_assist.games.registry import all_games, game_class, game_for
 
-MAX_NAME = 40
 # every 8th table of a deal is kept (Table.checkpoint), so an undo replays at most 8 records
 CHECKPOINT_EVERY = 8
-# format (Cf: zero-width, bidi controls), control, surrogate and private-use characters: a
-# name holding one looks like another, or reads backwards
-INVISIBLE_CATEGORIES = ("Cf", "Cc", "Cs", "Co")
-
-
-def clean_name(text: str, stored: bool = False, what: str = "A player's name") -> str:
-    """A name as it is kept: NFKC-normalised (a fullwidth "Ａnn" is "Ann"), with runs of
-    spaces made one; a name with invisible or direction characters is refused."""
-    if stored:
-        return " ".join(text.split())
-    bad = next((ch for ch in text if unicodedata.category(ch) in INVISIBLE_CATEGORIES), None)
-    if bad is not None:
-        raise SetupError(f"{what} holds an invisible or direction character (U+{ord(bad):04X}): "
-                         "type it again with letters, digits and spaces only.")
-    return " ".join(unicodedata.normalize("NFKC", text).split())
-
-
-def same_name_key(name: str) -> str:
-    """What two names are compared by: "Ann", "ANN" and "Ａｎｎ" are one player."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
-@dataclass(frozen=True)
-class TableSetup:
-    """Who sits where and the house rules: fixed when the table is made."""
-
-    variant: str
-    players: tuple[str, ...]
-    stacks: tuple[int, ...]
-    rules: HouseRules
-    name: str = ""
-
-    @classmethod
-    def create(
-        cls, variant: Any, players: Any, rules: Any = None, name: Any = "",
-        *, stored: bool = False,
-    ) -> TableSetup:
-        """A new table's setup, or a SetupError with a sentence. ``stored``: a setup this
-        server wrote, read back; its names are taken as they were kept (a name an older
-        version let through still loads)."""
-        game = game_class(variant)
-        house = HouseRules.for_game(game, rules)
-        if not isinstance(name, str) or len(name) > 80:
-            raise SetupError("The table's name must be text of at most 80 characters.")
-        if name.strip() and not stored:
-            name = clean_name(name, stored, "The table's name")
-        if not isinstance(players, list):
-            raise SetupError("players must be a list of names in seat order.")
-        low, high = game.players
-        if not low <= len(players) <= high:
-            raise SetupError(
-                f"{game.name} is for {low} to {high} players, not {len(players)}."
-            )
-        names: list[str] = []
-        stacks: list[int] = []
-        for entry in players:
-            stack = house.buy_in
-            if isinstance(entry, dict):
-                extra = set(entry) - {"name", "stack"}
-                if extra:
-                    raise SetupError(f"A player has a name and a stack, not {sorted(extra)[0]}.")
-                stack = entry.get("stack", stack)
-                entry = entry.get("name")
-            if not isinstance(entry, str) or not entry.strip():
-                raise SetupError("Every player needs a name.")
-            entry = clean_name(entry, stored)
-            if len(entry) > MAX_NAME:
-                raise SetupError(f"A player's name has at most {MAX_NAME} characters.")
-            if same_name_key(entry) in (same_name_key(n) for n in names):
-                raise SetupError(f"Two players are called {entry}: give each a different name.")
-            if isinstance(stack, bool) or not isinstance(stack, int) or not 0 <= stack <= MAX_CHIPS:
-                raise SetupError(f"{entry}'s stack must be a whole number of chips.")
-            names.append(entry)
-            stacks.append(stack)
-        return cls(variant, tuple(names), tuple(stacks), house, name.strip())
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant, "name": self.name,
-            "players": [{"name": n, "stack": s} for n, s in zip(self.players, self.stacks,
-                                                               strict=True)],
-            "rules": self.rules.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], *, stored: bool = False) -> TableSetup:
-        return cls.create(data["variant"], data["players"], data["rules"], data.get("name", ""),
-                          stored=stored)
 
 
 class Table:
@@ -147,7 +57,7 @@ class Table:
                            buy_ins=base.buy_ins or base.stacks,
                            variant=base.variant or setup.variant)
         self.base = base  # the totals before the current deal
-        self.game = game or table_game(setup, base.variant or setup.variant)
+        self.game = game or setup.game(base.variant or setup.variant)
         self.deal = deal
         # the current deal's records, undos already taken out; a Chain, so that the next
         # table shares them instead of copying (replaying n records costs n, not n²)
@@ -173,14 +83,15 @@ class Table:
     # ------------------------------------------------------------------ making
     @classmethod
     def create(
-        cls, variant: Any, players: Any, rules: Any = None, name: Any = ""
+        cls, catalogue: Catalogue, variant: Any, players: Any, rules: Any = None,
+        name: Any = "",
     ) -> Table:
-        setup = TableSetup.create(variant, players, rules, name)
-        return cls.from_setup(setup)
+        """A new table of ``variant`` (one of ``catalogue``'s games), or a SetupError."""
+        return cls.from_setup(TableSetup.create(catalogue, variant, players, rules, name))
 
     @classmethod
     def from_setup(cls, setup: TableSetup) -> Table:
-        game = game_for(setup.variant, setup.rules)
+        game = setup.game()
         base = replace(game.initial_totals(setup), names=setup.players, variant=setup.variant)
         return cls(setup, base, game=game)
 
@@ -224,8 +135,8 @@ class Table:
             stacks[seat] = after.stacks[i]
         return replace(
             self.base, stacks=tuple(stacks), deal_number=after.deal_number,
-            button=self.seats[after.button], kings_pot=after.kings_pot, bank=after.bank,
-            carry=after.carry, off_table=after.off_table, game_over=after.game_over,
+            button=self.seats[after.button], carry=after.carry, carried=after.carried,
+            game_over=after.game_over,
             variant=self.game.variant,
         )
 
@@ -281,11 +192,12 @@ class Table:
     def prepare(self, body: dict[str, Any] | Action) -> Action:
         """The record to store for ``body``: the shape checked, and a card drawn where the
         dealer lets the app draw (R51, R56), so replaying it gives the same table."""
-        action = body if isinstance(body, Action) else Action.from_json(body)
-        if action.type == "draw" and action.card is None and self.deal is not None:
+        action = body if isinstance(body, Action) else Action.from_json(
+            body, self.setup.catalogue.place_fields)
+        if action.type == ActionType.DRAW and action.card is None and self.deal is not None:
             taken = set(self.game.drawn_cards(self.deal))
             choices = [c for c in FULL_DECK if c not in taken]
-            action = Action(type="draw", player=action.player,
+            action = Action(type=ActionType.DRAW, player=action.player,
                             card=choices[secrets.randbelow(len(choices))])
         return action
 
@@ -372,7 +284,7 @@ class Table:
         if variant is None or variant == self.game.variant:
             return self.game
         try:
-            game = table_game(self.setup, variant)
+            game = self.setup.game(variant)
         except SetupError as err:
             raise IllegalActionError(str(err)) from None
         if self.game.whole_game:
@@ -384,33 +296,6 @@ class Table:
                 f"{game.name} is a whole game with its own chips: make a new table for it "
                 "(R71).")
         return game
-
-    def game_choices(self) -> list[dict[str, Any]]:
-        """Every game the next deal may be (R71), with the house rules it reads and, where
-        it cannot be dealt now, the sentence why."""
-        out: list[dict[str, Any]] = []
-        totals = self.totals
-        for kind in all_games():
-            entry: dict[str, Any] = {"variant": kind.variant, "name": kind.name,
-                                     "current": kind.variant == self.game.variant}
-            try:
-                game = self.next_game(kind.variant)
-            except IllegalActionError as err:
-                if self.game.whole_game or kind.whole_game:
-                    continue  # never a choice here: not offered at all
-                entry["refusal"] = str(err)
-                out.append(entry)
-                continue
-            rules = game.rules.to_json()
-            entry["rules"] = {k: rules[k] for k in game.house_rules if k != "buy_in"}
-            entry["rules_line"] = rules_line(entry["rules"])
-            low, high = game.players
-            count = len(dealt_in(game, totals))
-            if not low <= count <= high:
-                entry["refusal"] = (f"{game.name} is for {low} to {high} players dealt in, "
-                                    f"not {count}.")
-            out.append(entry)
-        return out
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is allowed now (pokerkit's ``can_x``)."""
@@ -460,17 +345,6 @@ class Table:
         return self.game.stakes_per_card
 
 
-@functools.lru_cache(maxsize=256)
-def table_game(setup: TableSetup, variant: str) -> Game:
-    """``variant`` played with the table's house rules (R71): each game reads the rules it
-    uses; a rule the table left at its first game's default takes this game's default."""
-    if variant == setup.variant:
-        return game_for(variant, setup.rules)
-    first = HouseRules.for_game(game_class(setup.variant), {}).to_json()
-    given = {k: v for k, v in setup.rules.to_json().items() if first.get(k) != v}
-    return game_for(variant, HouseRules.for_game(game_class(variant), given))
-
-
 def dealt_in(game: Game, totals: Totals) -> tuple[int, ...]:
     """The seats dealt into the next deal (R70): everyone in a whole game (R53: no chips
     plays on for free), else every seated player with chips who is not sitting out."""
@@ -496,118 +370,6 @@ def deal_totals(game: Game, totals: Totals, seats: tuple[int, ...]) -> Totals:
         names=tuple(totals.names[s] for s in seats),
         button=(seats.index(nxt) - 1) % len(seats),
     )
-
-
-def seat_index(totals: Totals, name: str | None, field: str = "player") -> int:
-    """The seat of ``name``, or a sentence saying why there is none (R9)."""
-    if name is None:
-        raise IllegalActionError(f"Say which player ({field}).")
-    for i, seated in enumerate(totals.names):
-        if seated.casefold() == name.casefold():
-            return i
-    if any(d.name.casefold() == name.casefold() for d in totals.departed):
-        raise IllegalActionError(f"{name} has left the table.")
-    raise IllegalActionError(f"There is no player called {name} at this table.")
-
-
-def between_deal(setup: TableSetup, game: Game, totals: Totals, action: Action,
-                 log: list[str]) -> Totals:
-    """The totals after one between-deal record (R70, R8), with a line for the log; or a
-    sentence saying why not."""
-    if action.type not in game.between_deal_actions:
-        raise IllegalActionError(game.between_deal_refusals.get(
-            action.type, f"{game.name} has no {action.type} between deals."))
-    if action.type == "seat":
-        return seat_player(setup, totals, action, log)
-    seat = seat_index(totals, action.player)
-    name = totals.names[seat]
-    stacks = list(totals.stacks)
-    if action.type in ("rebuy", "adjust"):
-        amount = action.amount
-        if not amount:
-            raise IllegalActionError(f"Say how many chips (amount) for the {action.type}.")
-        if action.type == "rebuy":
-            if stacks[seat] + amount > MAX_CHIPS:
-                raise IllegalActionError(f"{name}'s stack cannot go over {MAX_CHIPS:,}.")
-            stacks[seat] += amount
-            buy_ins = list(totals.buy_ins)
-            buy_ins[seat] += amount
-            log.append(f"{name} buys in for {amount} more.")
-            return replace(totals, stacks=tuple(stacks), buy_ins=tuple(buy_ins))
-        to = seat_index(totals, action.to, "to")
-        if to == seat:
-            raise IllegalActionError("An adjustment moves chips between two players.")
-        if amount > stacks[seat]:
-            raise IllegalActionError(
-                f"{name} has only {stacks[seat]} chips, not {amount}, to give back.")
-        if stacks[to] + amount > MAX_CHIPS:
-            raise IllegalActionError(f"{totals.names[to]}'s stack cannot go over {MAX_CHIPS:,}.")
-        stacks[seat] -= amount
-        stacks[to] += amount
-        note = f" ({action.note})" if action.note else ""
-        log.append(f"Adjustment: {name} gives {amount} to {totals.names[to]}{note}.")
-        return replace(totals, stacks=tuple(stacks))
-    if action.type == "sit_out":
-        if name in totals.sitting_out:
-            raise IllegalActionError(f"{name} is already sitting out.")
-        log.append(f"{name} sits out.")
-        return replace(totals, sitting_out=(*totals.sitting_out, name))
-    if action.type == "sit_in":
-        if name not in totals.sitting_out:
-            raise IllegalActionError(f"{name} is not sitting out.")
-        log.append(f"{name} is back in.")
-        return replace(totals, sitting_out=tuple(n for n in totals.sitting_out if n != name))
-    # leave: the whole stack is cashed out and the seat goes (R70)
-    gone = Departure(name, totals.buy_ins[seat], stacks[seat], totals.deal_number)
-    log.append(f"{name} cashes out {stacks[seat]} and leaves the table.")
-    button = totals.button - 1 if seat <= totals.button else totals.button
-    return replace(
-        totals, stacks=_without(totals.stacks, seat), buy_ins=_without(totals.buy_ins, seat),
-        names=_without(totals.names, seat), button=button,
-        sitting_out=tuple(n for n in totals.sitting_out if n != name),
-        departed=(*totals.departed, gone),
-    )
-
-
-def seat_player(setup: TableSetup, totals: Totals, action: Action, log: list[str]) -> Totals:
-    """R70: a new player sits after ``after`` (clockwise), with ``stack`` chips (the buy-in
-    when not given); a name nobody at this table has ever had."""
-    try:  # the same normalisation as the names a table is made with
-        name = clean_name(action.player or "")
-    except SetupError as err:
-        raise IllegalActionError(str(err)) from None
-    if not name:
-        raise IllegalActionError("Say the new player's name (player).")
-    if len(name) > MAX_NAME:
-        raise IllegalActionError(f"A player's name has at most {MAX_NAME} characters.")
-    ever = [*totals.names, *(d.name for d in totals.departed)]
-    if same_name_key(name) in (same_name_key(n) for n in ever):
-        raise IllegalActionError(
-            f"Someone called {name} has already sat at this table: give the new player a "
-            f"different name, such as {name} 2.")
-    stack = setup.rules.buy_in if action.stack is None else action.stack
-    if stack <= 0:
-        raise IllegalActionError(f"{name} needs a stack of at least 1 chip to sit down.")
-    if action.after is None:
-        seat = len(totals.names)
-    else:
-        seat = seat_index(totals, action.after, "after") + 1
-    button = totals.button + 1 if seat <= totals.button else totals.button
-    where = f" after {totals.names[seat - 1]}" if totals.names and seat else ""
-    log.append(f"{name} sits down{where} with {stack}.")
-    return replace(
-        totals, stacks=_with(totals.stacks, seat, stack),
-        buy_ins=_with(totals.buy_ins, seat, stack), names=_with(totals.names, seat, name),
-        button=button,
-    )
-
-
-def _without(values: tuple[Any, ...], i: int) -> tuple[Any, ...]:
-    return values[:i] + values[i + 1:]
-
-
-def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:i], value, *values[i:])
 
 
 def describe(action: Action) -> str:

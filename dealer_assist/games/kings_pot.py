@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 from dealer_assist.core.actions import Action
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.deal import (
-    KINGS_HAND_PLACE,
     CarriedPot,
     Deal,
     Player,
@@ -20,23 +19,58 @@ from dealer_assist.core.deal import (
     hand_place,
 )
 from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.game import Game
 from dealer_assist.core.hands import HandValue, rank_five
 from dealer_assist.core.layouts import (
     CELLS_5,
-    GRID5_RANKED,
-    LINE_OF_RANK,
+    GRID5,
+    LINE_NAMES,
+    LINE_TITLES,
     LINES_5,
     REVEAL_SETS_5,
     Layout,
     Place,
-    line_label,
 )
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
-from dealer_assist.core.result import PotKind, PotShare, Result
-from dealer_assist.core.rules import HouseRules, max_cards_per_player
-from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.result import PotShare, Result
+from dealer_assist.core.rules import HouseRules
+from dealer_assist.core.showdown import ShowdownPhase, settle_pots
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.games import Game, hand_phrase, hand_words, on_lines, winners_words
+from dealer_assist.core.words import hand_phrase, hand_words, winners_words
+
+# R21: the line each rank backs; K backs the king's hand, a line of its own beside the grid.
+LINE_OF_RANK: dict[str, str] = {
+    "A": "row1", "2": "row2", "3": "row3", "4": "row4", "5": "row5",
+    "6": "col1", "7": "col2", "8": "col3", "9": "col4", "T": "col5",
+    "J": "diag", "Q": "anti", "K": "king",
+}
+KINGS_HAND = Place("king", "King's hand", 5, "kings_hand", "king")
+KINGS_POT = CarriedPot("kings_pot", "King's pot", "for the king's pot")
+# the 5x5 grid of R10, each line backed by a rank and the king's hand a line of its own
+GRID5_RANKED = Layout(
+    GRID5.kind, CELLS_5, 5, LINES_5, GRID5.mark_kind, GRID5.marks, LINE_OF_RANK,
+    names={**LINE_NAMES, "king": KINGS_HAND.where},
+    titles={**LINE_TITLES, "king": KINGS_HAND.title}, hand_lines=("king",),
+)
+
+
+def max_cards_per_player(players: int) -> int:
+    """R22: how many cards each player may buy."""
+    if players <= 3:
+        return 7
+    if players == 4:
+        return 5
+    if players == 5:
+        return 4
+    if players <= 7:
+        return 3
+    if players <= 11:
+        return 2
+    return 1
+
+
+def kings_pot(deal: Deal) -> int:
+    return deal.carried.get(KINGS_POT.key, 0)
 
 
 @dataclass
@@ -135,7 +169,7 @@ class BuyPhase(Phase):
             )
         p.bought = count
         p.stack -= cost
-        deal.kings_pot += cost
+        deal.add_carried(KINGS_POT.key, cost)
         if count == 0:
             p.status = PlayerStatus.OUT
             deal.log.append(f"{p.name} buys no cards and sits this deal out.")
@@ -156,7 +190,7 @@ class BuyPhase(Phase):
         buyers = [p for p in deal.players if p.bought]
         if len(buyers) < 2:  # R29: the deal ends at once; its antes stay in the king's pot
             deal.result = KingsPotResult(no_play=True, winning_lines=[],
-                                         kings_pot_carries=deal.kings_pot)
+                                         kings_pot_carries=kings_pot(deal))
             deal.log.append(
                 "Fewer than two players bought cards: the antes stay in the king's pot."
             )
@@ -258,14 +292,14 @@ class KingsPotShowdown(ShowdownPhase):
 
     def handle(self, deal: Deal, action: Action) -> None:
         new = self.given_cells(deal, {cell: deal.parse(t) for cell, t in action.cells or ()})
-        kings = [deal.parse(t) for t in action.kings_hand or ()]
+        kings = [deal.parse(t) for t in action.place_cards(KINGS_HAND.field) or ()]
         if len(kings) != 5:
             raise IllegalActionError(f"Enter the king's hand: five cards, not {len(kings)}.")
         # the new grid cards and the king's hand in one check: either may hold the other's card
-        deal.check_new_cards([*new.items(), *((KINGS_HAND_PLACE, c) for c in kings)])
+        deal.check_new_cards([*new.items(), *((KINGS_HAND.where, c) for c in kings)])
         check_rank_counts(deal, [*new.values(), *kings])
         self.lay_down(deal, new, {})
-        deal.kings_hand = kings
+        deal.places[KINGS_HAND.field] = kings
         settle_kings_pot(deal)
         self.mark_done(deal)
 
@@ -299,7 +333,7 @@ def line_values(deal: Deal) -> dict[str, HandValue]:
     # every cell has its card by now: the showdown refuses to settle without all 25
     values = {line: rank_five([deal.grid[c] or "" for c in cells])
               for line, cells in LINES_5.items()}
-    values["king"] = rank_five(deal.kings_hand)
+    values["king"] = rank_five(deal.places[KINGS_HAND.field])
     return values
 
 
@@ -310,35 +344,27 @@ def settle_kings_pot(deal: Deal) -> None:
         (i, s) for i, s in enumerate(deal.stakes)
         if s.live and s.card and deal.players[s.owner].live
     ]
-    backed = {LINE_OF_RANK[s.card[0]] for _, s in live if s.card}
+    line_of = {i: LINE_OF_RANK[s.card[0]] for i, s in live if s.card}
+    backed = set(line_of.values())
     best = max(values[line].score for line in backed)
     winning = sorted(line for line in backed if values[line].score == best)
     result = deal.result = KingsPotResult(winning_lines=winning)
+    # R26: a share a live card, each card scored by the line it backs
+    won, odd_chips = settle_pots(deal, {i: values[line].score for i, line in line_of.items()})
+    for share, stakes in zip(result.pots or (), won, strict=True):
+        share.lines = sorted({line_of[i] for i in stakes})
+        share.hand = values[share.lines[0]].name if share.lines else None
     # R7 carry: odd chips stay "for the next deal" in the king's pot, so they join it only
     # after the king's pot of this deal is shared (R28), not as part of what the kings win now.
-    odd_chips = 0
-    for pot in deal.pots():
-        eligible = [(i, s) for i, s in live if i in pot.eligible]
-        if not eligible:
-            continue
-        top = max(values[LINE_OF_RANK[s.card[0]]].score for _, s in eligible if s.card)
-        winners = [s.owner for _, s in eligible
-                   if s.card and values[LINE_OF_RANK[s.card[0]]].score == top]
-        odd_chips += deal.share_out(pot.amount, winners)
-        pot_lines = sorted({LINE_OF_RANK[s.card[0]] for _, s in eligible
-                            if s.card and values[LINE_OF_RANK[s.card[0]]].score == top})
-        result.last_pot.lines = pot_lines
-        result.last_pot.hand = values[pot_lines[0]].name
-    deal.clear_pots()
     king_cards = [s.owner for _, s in live if s.card and s.card[0] == "K"]
     if "king" in winning and king_cards:
-        amount = deal.kings_pot
-        deal.kings_pot = 0
-        deal.kings_pot += deal.share_out(amount, king_cards, kind=PotKind.KINGS_POT)
-        result.kings_pot_won = amount - deal.kings_pot
+        amount = kings_pot(deal)
+        left = deal.share_out(amount, king_cards, kind=KINGS_POT.key)
+        deal.add_carried(KINGS_POT.key, left - amount)
+        result.kings_pot_won = amount - left
         deal.log.append(f"The king's hand wins: the king's pot of {amount} is shared.")
-    deal.kings_pot += odd_chips
-    result.kings_pot_carries = deal.kings_pot
+    deal.add_carried(KINGS_POT.key, odd_chips)
+    result.kings_pot_carries = kings_pot(deal)
     holders: dict[str, list[str]] = {line: [] for line in values}
     for _, s in live:
         if s.card:
@@ -348,7 +374,7 @@ def settle_kings_pot(deal: Deal) -> None:
         for line, v in values.items()
     }
     result.winners = [p.name for p in deal.players if result.payouts.get(p.name)]
-    names = ", ".join(line_label(w, by_rank=True) for w in winning)
+    names = ", ".join(GRID5_RANKED.line_label(w) for w in winning)
     hand = values[winning[0]].name
     deal.log.append(f"Showdown: {names} wins with {hand_phrase(hand)}.")
 
@@ -363,13 +389,17 @@ class KingsPot(Game):
     betting_structures = ("no_limit", "fixed_limit")  # R5
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "per card bought, to the king's pot"}
     layout: ClassVar[Layout] = GRID5_RANKED
-    places = (Place("king", "King's hand", 5, "kings_hand", "king"),)
-    carried_pots = (CarriedPot("kings_pot", "King's pot", "for the king's pot"),)
+    places = (KINGS_HAND,)
+    carried_pots = (KINGS_POT,)
     stakes_per_card = True
-    keeps_kings_pot = True
     state_fields = ("kings_pot", "kings_hand")
     history_charts = ("kings_pot",)
     reveals: tuple[tuple[int, ...], ...] = ((1,), (2,), (3,))
+
+    @classmethod
+    def metadata(cls) -> dict[str, Any]:
+        # the pages before issue 21 read this key; kept while they may still be cached
+        return {**super().metadata(), "keeps_kings_pot": True}
 
     @classmethod
     def check_rules(cls, rules: HouseRules) -> None:
@@ -378,22 +408,25 @@ class KingsPot(Game):
 
     def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
         if deal is not None:
-            state["kings_hand"] = list(deal.kings_hand) if deal.result else []
-        state["kings_pot"] = deal.kings_pot if deal else totals.kings_pot
+            shown = deal.places.get(KINGS_HAND.field, []) if deal.result else []
+            state[KINGS_HAND.field] = list(shown)
+        state[KINGS_POT.key] = kings_pot(deal) if deal else totals.carried.get(KINGS_POT.key, 0)
 
     def carried_amounts(self, deal: Deal | None, totals: Totals) -> dict[str, int]:
-        return {"kings_pot": deal.kings_pot if deal else totals.kings_pot}
+        return {KINGS_POT.key: kings_pot(deal) if deal else
+                totals.carried.get(KINGS_POT.key, 0)}
 
     @classmethod
     def waiting_amounts(cls, totals: Totals) -> dict[str, int]:
-        return {"kings_pot": totals.kings_pot}
+        return {KINGS_POT.key: totals.carried.get(KINGS_POT.key, 0)}
 
     @classmethod
     def waiting_state(cls, state: dict[str, Any], totals: Totals, playing: Game) -> None:
         # R72: the king's pot is the table's; through other games it waits, untouched
-        if not playing.keeps_kings_pot and totals.kings_pot:
-            state["kings_pot_waiting"] = totals.kings_pot
-            state["kings_pot_words"] = f"King's pot waiting: {totals.kings_pot}"
+        waiting = totals.carried.get(KINGS_POT.key, 0)
+        if KINGS_POT not in playing.carried_pots and waiting:
+            state["kings_pot_waiting"] = waiting
+            state["kings_pot_words"] = f"King's pot waiting: {waiting}"
 
     def player_fields(self, deal: Deal, p: Player, *, dealer: bool, shown: bool
                       ) -> dict[str, Any]:
@@ -438,7 +471,7 @@ class KingsPot(Game):
         words = winners_words(pot)
         if pot.hand:
             words += ", " + hand_words(pot.hand)
-        return words + (" " + on_lines(pot.lines) if pot.lines else "")
+        return words + (" " + cls.layout.on_lines(pot.lines) if pot.lines else "")
 
     @classmethod
     def unbet_words(cls, result: Result) -> str:
@@ -447,14 +480,14 @@ class KingsPot(Game):
         holders = [name for line in lines for name in shown[line].held_by]
         who = " and ".join(dict.fromkeys(holders))
         hand = hand_words(shown[lines[0]].hand)
-        return f"Nothing was bet: {who}, {hand} {on_lines(lines)}."
+        return f"Nothing was bet: {who}, {hand} {cls.layout.on_lines(lines)}."
 
     @classmethod
     def result_extra_sentences(cls, result: Result) -> list[str]:
         """R28: the king's pot won by the kings, or carried to the next deal."""
         sentences: list[str] = []
         for pot in result.pots or ():
-            if pot.kind is PotKind.KINGS_POT and pot.amount:
+            if pot.kind == KINGS_POT.key and pot.amount:
                 label = "King's pot"
                 alone = sum(pot.shares.values()) == 1
                 sentences.append(f"{label} {pot.amount}: {winners_words(pot)}, "
@@ -502,7 +535,7 @@ class KingsPot(Game):
         if isinstance(deal.result, KingsPotResult):
             if deal.result.winning_lines is None:
                 deal.result.winning_lines = []
-            deal.result.kings_pot_carries = deal.kings_pot
+            deal.result.kings_pot_carries = kings_pot(deal)
 
 
 class KingsPotOptional(KingsPot):

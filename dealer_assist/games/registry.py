@@ -1,4 +1,5 @@
-"""Every game, by its id: the one module that imports each game's module.
+"""Every game, by its id: the one module that imports each game's module, and the catalogue
+the services give every table (``CATALOGUE``).
 
 >>> [g.variant for g in all_games()][:2]
 ['kings_pot', 'kings_pot_optional']
@@ -10,41 +11,58 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealer_assist.core.errors import SetupError
+from dealer_assist.core.deal import CarriedPot
+from dealer_assist.core.game import Catalogue, Game
 from dealer_assist.core.rules import HouseRules
-from dealer_assist.games import Game
+from dealer_assist.core.setup import TableSetup
+from dealer_assist.core.table import Table
 from dealer_assist.games.grid_holdem import OffRoadStud, TexasDozen
 from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional
+from dealer_assist.games.omaha import Omaha
 from dealer_assist.games.texas_holdem import TexasHoldem
 from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
-GAMES: dict[str, type[Game]] = {
-    game.variant: game
-    for game in (KingsPot, KingsPotOptional, TexasDozen, OffRoadStud, TwentyOneHandHoldem,
-                 TexasHoldem)
-}
+CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
+                       TwentyOneHandHoldem, TexasHoldem, Omaha))
 
 
 def all_games() -> tuple[type[Game], ...]:
     """Every game, in the order the home page lists them."""
-    return tuple(GAMES.values())
+    return CATALOGUE.all()
 
 
 def variants() -> tuple[str, ...]:
-    return tuple(GAMES)
+    return tuple(CATALOGUE.games)
 
 
 def game_class(variant: Any) -> type[Game]:
     """The game called ``variant``; a :class:`SetupError` naming the games otherwise."""
-    game = GAMES.get(variant) if isinstance(variant, str) else None
-    if game is None:
-        raise SetupError(
-            f"Unknown game {str(variant)[:40]!r}: choose one of {', '.join(GAMES)}.")
-    return game
+    return CATALOGUE.game_class(variant)
 
 
 def game_for(variant: str, rules: HouseRules) -> Game:
     return game_class(variant)(rules)
+
+
+def carried_pot(key: str) -> CarriedPot | None:
+    """The pot kept between deals called ``key`` (R28's, R50's), whichever game keeps it."""
+    return CATALOGUE.carried_pot(key)
+
+
+def new_setup(variant: Any, players: Any, rules: Any = None, name: Any = "", *,
+              stored: bool = False) -> TableSetup:
+    """A table's setup with the app's games (``TableSetup.create`` with ``CATALOGUE``)."""
+    return TableSetup.create(CATALOGUE, variant, players, rules, name, stored=stored)
+
+
+def new_table(variant: Any, players: Any, rules: Any = None, name: Any = "") -> Table:
+    """A new table with the app's games (``Table.create`` with ``CATALOGUE``)."""
+    return Table.create(CATALOGUE, variant, players, rules, name)
+
+
+def setup_from_json(data: dict[str, Any], *, stored: bool = False) -> TableSetup:
+    """A setup as ``TableSetup.to_json`` wrote it, with the app's games."""
+    return TableSetup.from_json(CATALOGUE, data, stored=stored)
 
 
 def games_json() -> list[dict[str, Any]]:
@@ -52,4 +70,4 @@ def games_json() -> list[dict[str, Any]]:
     return list(_GAMES_JSON)
 
 
-_GAMES_JSON = tuple(game.metadata() for game in GAMES.values())  # it never changes
+_GAMES_JSON = tuple(game.metadata() for game in CATALOGUE.all())  # it never changes

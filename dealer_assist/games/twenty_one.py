@@ -18,14 +18,15 @@ from dealer_assist.core.deal import (
     Totals,
 )
 from dealer_assist.core.errors import IllegalActionError
-from dealer_assist.core.hands import best_two_plus_three
+from dealer_assist.core.game import Game
 from dealer_assist.core.layouts import BOARD as BOARD_LAYOUT
 from dealer_assist.core.layouts import BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.result import Result, ShownHand
-from dealer_assist.core.showdown import ShowdownPhase
+from dealer_assist.core.rules import OddChip
+from dealer_assist.core.showdown import ShowdownPhase, TwoFromHoleThreeFromBoard
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.games import Game, hand_phrase
+from dealer_assist.core.words import hand_phrase
 
 
 @dataclass
@@ -60,6 +61,11 @@ class TwentyOneResult(Result):
 
 BOARD = BOARD_CELLS
 HANDS_PER_GAME = 21  # R50
+# R50: the bank pays a chip to each hand's winner; R55: odd chips left after the last hand
+# are taken off the table (counted, so that every chip stays accounted for, R3)
+BANK = CarriedPot("bank", "Bank", "for the bank: a chip to each hand's winner")
+TAKEN_OFF = CarriedPot("off_table", "Odd chips taken off", "odd chips taken off after the last "
+                       "hand", shown=False)
 
 
 def blind_seat(deal: Deal) -> int | None:
@@ -389,8 +395,8 @@ class TwentyOneShowdown(ShowdownPhase):
         holes = self.hole_cards(deal, action, 2)
         self.lay_down(deal, new, holes)
         board = [deal.grid[c] or "" for c in BOARD]
-        values = {seat: best_two_plus_three(cards, board, deal.rules.wilds)
-                  for seat, cards in holes.items()}
+        rule = TwoFromHoleThreeFromBoard(deal.rules.wilds)
+        values = {seat: rule.best(cards, board) for seat, cards in holes.items()}
         top = max(v.score for v in values.values())
         winners = [s for s, v in values.items() if v.score == top]
         deal.result = TwentyOneResult(hands={
@@ -406,9 +412,9 @@ class TwentyOneShowdown(ShowdownPhase):
     def pay_winners(deal: Deal, winners: list[int]) -> None:
         amount = deal.pot_total()
         deal.clear_pots()
-        bank_chip = 1 if deal.bank > 0 else 0
-        deal.bank -= bank_chip
-        left = deal.share_out(amount + bank_chip, winners, odd_chip="carry")
+        bank_chip = 1 if deal.carried.get(BANK.key, 0) > 0 else 0
+        deal.add_carried(BANK.key, -bank_chip)
+        left = deal.share_out(amount + bank_chip, winners, odd_chip=OddChip.CARRY)
         result = deal.settled()
         assert isinstance(result, TwentyOneResult)
         result.bank_chip = bank_chip
@@ -428,7 +434,7 @@ class TwentyOneShowdown(ShowdownPhase):
 def close_hand(deal: Deal) -> None:
     """After hand 21 the odd chips left in the pot are taken off the table (R55)."""
     if last_hand(deal) and deal.carry:
-        deal.off_table += deal.carry
+        deal.add_carried(TAKEN_OFF.key, deal.carry)
         deal.log.append(f"{deal.carry} odd chips are taken off the table.")
         deal.carry = 0
 
@@ -455,7 +461,7 @@ class TwentyOneHandHoldem(Game):
     deal_word = "Hand"
     deals_per_game = HANDS_PER_GAME
     state_fields = ("bank", "hand_number", "hands_left", "blind")
-    carried_pots = (CarriedPot("bank", "Bank", "for the bank: a chip to each hand's winner"),)
+    carried_pots = (BANK, TAKEN_OFF)
     stacks_chart_title = "Chips after each hand"
     stacks_from_zero = True
 
@@ -470,10 +476,10 @@ class TwentyOneHandHoldem(Game):
         return []
 
     def carried_amounts(self, deal: Deal | None, totals: Totals) -> dict[str, int]:
-        return {"bank": deal.bank if deal else totals.bank}
+        return {BANK.key: (deal.carried if deal else totals.carried).get(BANK.key, 0)}
 
     def add_state(self, state: dict[str, Any], deal: Deal | None, totals: Totals) -> None:
-        state["bank"] = deal.bank if deal else totals.bank
+        state[BANK.key] = (deal.carried if deal else totals.carried).get(BANK.key, 0)
         state["hand_number"] = state["deal_number"]
         state["hands_left"] = HANDS_PER_GAME - state["deal_number"]
         blind = blind_seat(deal) if deal else None
@@ -505,7 +511,8 @@ class TwentyOneHandHoldem(Game):
         return phases
 
     def initial_totals(self, setup: Any) -> Totals:
-        return Totals(stacks=setup.stacks, bank=HANDS_PER_GAME, buy_ins=setup.stacks)
+        return Totals(stacks=setup.stacks, carried={BANK.key: HANDS_PER_GAME},
+                      buy_ins=setup.stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         # R51: the dealer sits to the right of the blind holder, who moves one seat a hand

@@ -4,9 +4,9 @@ A deal is written as one PHH hand: TOML fields, with the deal's records as PHH a
 (``pN cc``, ``pN cbr 12``, ``d db AhKd7c``...). A table is every deal, one section each
 (``.phhs``). The layout and every field are in docs/hand-histories.md.
 
-- A game PHH knows under the table's betting structure (``games/hand_histories.py``: its
-  no-limit and fixed-limit hold 'em) is written with PHH's code and fields only, so PokerKit's
-  ``HandHistory`` reads it and replays it to the app's stacks (R7's odd chips aside).
+- A game PHH knows under the table's betting structure (the game's ``phh_codes``) is written
+  with PHH's code and fields only, so PokerKit's ``HandHistory`` reads it and replays it to
+  the app's stacks (R7's odd chips aside).
 - Every other game, or betting structure, is written in PHH's shape under a code of its own,
   ``dealer-assist/<game>``: one action line a record, PHH's verbs where they mean the same,
   and ``_``-verbs (``p2 _buy count=3``) where PHH has none.
@@ -35,10 +35,15 @@ from dealer_assist.core.betting import limits
 from dealer_assist.core.cards import parse_card
 from dealer_assist.core.deal import Deal, PlayerStatus, Totals
 from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
+from dealer_assist.core.game import Game
 from dealer_assist.core.phases import NextPhase
-from dealer_assist.core.table import Table, TableSetup
-from dealer_assist.games.hand_histories import hole_cards, phh_code, plays_as_phh
+from dealer_assist.core.setup import TableSetup
+from dealer_assist.core.showdown import CardsShowdown
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import history
+from dealer_assist.services.history.importing import import_time
+from dealer_assist.services.history.stored import effective, parse_time
 
 __all__ = ["OWN_CODE_PREFIX", "deal_phh", "read_table", "rebuild", "table_phhs"]
 
@@ -67,21 +72,22 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
     after it), replayed from ``base``. ``first``: for the table's first deal, the records
     before it (the set-up and they are written too: :func:`read_table` starts from them)."""
     table = Table.replay(setup, base, ())
-    start = Action.from_json(records[0])
+    fields_of = setup.catalogue.place_fields
+    start = Action.from_json(records[0], fields_of)
     if start.type != "start_deal":
         raise ValueError("a deal's records start with its start_deal")
     table = table.apply(start)
     deal = table.deal
     assert deal is not None
     game = table.game
-    family = plays_as_phh(game.variant)
+    family = plays_as_phh(game)
     betting = deal.rules.betting.value
-    code = phh_code(game.variant, betting) if family else None
+    code = game.phh_codes.get(betting)
     order = phh_order(deal, family)
     steps: list[Step] = []
     after: list[dict[str, Any]] = []
     for record in records[1:]:
-        action = Action.from_json(record)
+        action = Action.from_json(record, fields_of)
         before = table
         table = table.apply(action)
         if action.type in BETWEEN_DEAL_TYPES:
@@ -106,7 +112,7 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
                "actions": writer.lines}
     fields |= {"hand": number, "table": setup.name or "Table"}
     if started:
-        moment = history.parse_time(started)
+        moment = parse_time(started)
         fields |= {"time": moment.time().replace(microsecond=0, tzinfo=None),
                    "time_zone": "UTC", "day": moment.day, "month": moment.month,
                    "year": moment.year}
@@ -140,6 +146,17 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
     return fields
 
 
+def plays_as_phh(game: Game) -> bool:
+    """Whether the game deals, bets and shows down as PHH's hold 'em family (it has a PHH
+    code): its deals are written with PHH's actions whatever their code."""
+    return bool(game.phh_codes)
+
+
+def hole_cards(game: Game) -> int:
+    """How many hole cards each player of such a game is dealt: what its showdown shows."""
+    return next(p.hole for p in game.phases if isinstance(p, CardsShowdown))
+
+
 def phh_order(deal: Deal, family: bool) -> list[int]:
     """The deal's seats as PHH numbers its players (p1, p2...): clockwise from the dealer's
     left, the dealer (the button) last. Heads up that puts the big blind first: PHH's
@@ -163,7 +180,7 @@ def forced_bets(deal: Deal, order: list[int]) -> tuple[list[int], list[int]]:
         paid = deal.totals.stacks[s] - p.stack
         blinds.append(p.round_bet if s in deal.blinds else 0)
         antes.append(paid - blinds[-1])
-    if deal.blinds and plays_as_phh(deal.game.variant):
+    if deal.blinds and plays_as_phh(deal.game):
         small, big = deal.blinds[0], deal.blinds[-1]
         nominal = {small: deal.rules.small_blind, big: deal.rules.big_blind}
         # a blind posted short is written as the blind: PHH (as PokerKit) posts what it can
@@ -243,7 +260,7 @@ class _Lines:
     def deal_holes(self, deal: Deal) -> None:
         """PHH deals every player their hole cards, one line each: the dealer's view has the
         cards the dealer entered (at the showdown), the public's never (they show at ``sm``)."""
-        count = hole_cards(deal.game.variant)
+        count = hole_cards(deal.game)
         for seat in self.order:
             cards = self.end.players[seat].cards if self.full else []
             shown = cards if len(cards) == count else ["?"] * count
@@ -362,7 +379,7 @@ def deal_records(stored: history.Stored, number: int) -> list[dict[str, Any]] | 
     deal = next((d for d in stored.deals if d["number"] == number), None)
     if deal is None:
         return None
-    kept = history.effective(r for r in stored.records
+    kept = effective(r for r in stored.records
                              if r["deal"] == number and r["seq"] >= deal["start_seq"])
     return [r["action"] for r in kept]
 
@@ -370,7 +387,7 @@ def deal_records(stored: history.Stored, number: int) -> list[dict[str, Any]] | 
 def records_before_first(stored: history.Stored) -> list[dict[str, Any]]:
     """The between-deal records before the first deal (a seat, a sit-out)."""
     first = stored.deals[0]["start_seq"] if stored.deals else None
-    return [r["action"] for r in history.effective(
+    return [r["action"] for r in effective(
         r for r in stored.records if first is None or r["seq"] < first)
         if r["action"].get("type") in BETWEEN_DEAL_TYPES]
 
@@ -432,7 +449,7 @@ def read_table(text: str) -> dict[str, Any]:
         raise ImportRefusedError("The file's first hand has no _setup: only a whole table "
                                  "exported by dealer-assist (export.phhs) can be imported.")
     try:
-        setup = TableSetup.from_json(setup_json)
+        setup = setup_from_json(setup_json)
     except DealerAssistError as err:
         raise ImportRefusedError(f"The file's set-up is refused: {err}") from None
     except (KeyError, TypeError, AttributeError):
@@ -463,7 +480,7 @@ class _Reader:
 
     def push(self, body: dict[str, Any]) -> None:
         try:
-            action = Action.from_json(body)
+            action = Action.from_json(body, self.table.setup.catalogue.place_fields)
             self.table = self.table.apply(self.table.prepare(action))
         except DealerAssistError as err:
             raise ImportRefusedError(f"{self.where} cannot be replayed: {err}") from None
@@ -486,7 +503,7 @@ class _Reader:
         players = section.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise ImportRefusedError(f"{self.where} has no list of players.")
-        order = phh_order(deal, plays_as_phh(self.table.game.variant))
+        order = phh_order(deal, plays_as_phh(self.table.game))
         self.check_stacks(players, section.get("starting_stacks"), deal, order, "starting",
                           [deal.totals.stacks[s] for s in order])
         lines = section.get("actions", [])
@@ -654,4 +671,4 @@ def section_time(section: dict[str, Any], where: str) -> str:
                           clock.minute, clock.second)
     except (KeyError, TypeError, ValueError, AttributeError):
         raise ImportRefusedError(f"{where} has no date (year, month, day).") from None
-    return history.import_time(moment.isoformat() + "+00:00", where)
+    return import_time(moment.isoformat() + "+00:00", where)

@@ -19,7 +19,9 @@ from typing import Any
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Totals
 from dealer_assist.core.errors import StaleTableError
+from dealer_assist.core.game import Game
 from dealer_assist.core.table import Table, TableSetup, describe
+from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import storage
 from dealer_assist.services.storage import Connection
 
@@ -35,13 +37,7 @@ def insert_table(db: Connection, table_id: str, setup: TableSetup, token_hash: s
 
 
 def setup_of(row: dict[str, Any]) -> TableSetup:
-    return TableSetup.from_json(json.loads(row["setup_json"]), stored=True)
-
-
-def deal_base(db: Connection, table_id: str, number: int) -> Totals | None:
-    """The totals deal ``number`` started from (the ledger's starting point)."""
-    text = storage.deal_base_json(db, table_id, number)
-    return Totals.from_json(json.loads(text)) if text is not None else None
+    return setup_from_json(json.loads(row["setup_json"]), stored=True)
 
 
 def replay_latest(
@@ -88,7 +84,7 @@ def load_table(db: Connection, setup: TableSetup, table_id: str) -> Table:
             for seq, base in storage.latest_deal_starts(db, table_id)]
 
     def records_since(seq: int) -> list[Action]:
-        return [Action.from_json(json.loads(text))
+        return [Action.from_json(json.loads(text), setup.catalogue.place_fields)
                 for text in storage.records_since(db, table_id, seq)]
 
     return replay_latest(setup, rows, records_since)
@@ -115,9 +111,16 @@ def record_row(table_id: str, before: Table, after: Table, action: Action) -> st
         dealer=deal.players[deal.dealer].name,  # a draw for the blind (R51) may move it
         result_json=json.dumps(deal.result.to_json()) if deal.result is not None else None,
         over=after.deal_over,
-        kings_pot_after=after.totals.kings_pot if after.game.keeps_kings_pot else None)
+        kings_pot_after=kept_after(after.game, after.totals, "kings_pot"))
     return storage.RecordRow(table_id, after.seq, number, json.dumps(action.to_json()),
                              start=start, taken_back=taken_back, deal=now)
+
+
+def kept_after(game: Game, totals: Totals, key: str) -> int | None:
+    """What the carried pot ``key`` holds after a deal of ``game``: None where that game does
+    not keep it (interim, until the deals row keeps every carried pot: issue 24)."""
+    return (totals.carried.get(key, 0) if any(p.key == key for p in game.carried_pots)
+            else None)
 
 
 def append_action(db: Connection, table_id: str, before: Table, after: Table,

@@ -10,9 +10,9 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import DealerAssistError
-from dealer_assist.core.table import Table, TableSetup
-from dealer_assist.games import Game
-from dealer_assist.games.registry import game_class
+from dealer_assist.core.game import Game
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import game_class, new_setup
 from dealer_assist.services import auth, storage, tables
 from dealer_assist.services.auth import (
     bearer_token,
@@ -110,8 +110,8 @@ def create_table() -> ResponseReturnValue:
         raise ApiError(400, f"A new table has no field {unknown[0][:40]!r}: give "
                             "name, variant, players and rules.")
     try:
-        setup = TableSetup.create(body.get("variant"), body.get("players"), body.get("rules"),
-                                  body.get("name", ""))
+        setup = new_setup(body.get("variant"), body.get("players"), body.get("rules"),
+                          body.get("name", ""))
     except DealerAssistError as err:
         raise ApiError(400, str(err)) from None
     table_id, token = new_table_id(), new_token()

@@ -204,7 +204,8 @@ def history_page(table_id: str) -> str:
                            # every game the table's deals played (R71), not only its first
                            game_names=[game_class(v).name for v in data["games"]] or [game.name],
                            table_id=table_id, line_words=line_words,
-                           game=game.metadata(), kings=game.keeps_kings_pot)
+                           game=game.metadata(),
+                           kings=any(p.key == "kings_pot" for p in game.carried_pots))
 
 
 @bp.get("/t/<table_id>/history/<int(max=999999999):number>")

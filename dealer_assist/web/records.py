@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from dealer_assist.games.registry import CATALOGUE
+
 HIDDEN = "?"
-# the fields of an action that carry cards (API.md "Actions"), whatever the game
-CARD_FIELDS = ("cards", "card", "cells", "kings_hand", "hands", "board")
+# the fields of an action that carry cards (API.md "Actions"), whatever the game: the core's,
+# and each game's own places (a showdown's hand of the game's own)
+CARD_FIELDS = ("cards", "card", "cells", "hands", "board", *sorted(CATALOGUE.place_fields))
 
 
 def undone_seqs(records: Iterable[tuple[int, str]]) -> set[int]:

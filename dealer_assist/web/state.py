@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING, Any
 from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
 from dealer_assist.games.registry import all_games
+from dealer_assist.services.dealers_choice import next_game_choices
 
 if TYPE_CHECKING:
     from dealer_assist.core.deal import Deal, Totals
+    from dealer_assist.core.game import Game
     from dealer_assist.core.table import Table
-    from dealer_assist.games import Game
 
 LOG_LENGTH = 12
 
@@ -72,7 +73,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
     state["sitting_out"] = list(totals.sitting_out)
     state["departed"] = [d.to_json() for d in totals.departed]
     if table.deal_over:  # what the next deal may be, for the between-deal screen (R71)
-        state["next_games"] = table.game_choices()
+        state["next_games"] = next_game_choices(table)
         state["between_actions"] = list(game.between_deal_actions)
     return state
 
@@ -83,13 +84,13 @@ def carried_pots_state(game: Game, deal: Deal | None, totals: Totals) -> list[di
     amounts = game.carried_amounts(deal, totals)
     out = [{"key": pot.key, "title": pot.title, "amount": amounts.get(pot.key, 0),
             "waiting": False, "words": f"{pot.title}: {amounts.get(pot.key, 0)}"}
-           for pot in game.carried_pots]
+           for pot in game.carried_pots if pot.shown]
     shown = {pot.key for pot in game.carried_pots}
     for other in all_games():
         waiting = other.waiting_amounts(totals)
         for pot in other.carried_pots:
             amount = waiting.get(pot.key, 0)
-            if pot.key not in shown and amount:
+            if pot.key not in shown and pot.shown and amount:
                 shown.add(pot.key)
                 out.append({"key": pot.key, "title": pot.title, "amount": amount,
                             "waiting": True, "words": f"{pot.title} waiting: {amount}"})

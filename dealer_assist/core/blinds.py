@@ -1,0 +1,99 @@
+"""What is posted before the cards, as parts a game is made with (not a game to inherit):
+:class:`Antes` (R40: every player dealt in antes, R30's optional ante) and :class:`Blinds`
+(R30, R60: a small and a big blind, heads up the dealer posting the small one, and pre-flop
+betting from the big blind's left).
+
+>>> from dealer_assist.games.registry import all_games, new_table
+>>> game = next(g for g in all_games() if isinstance(g.forced_bets, Blinds))
+>>> t = new_table(game.variant, ["Ann", "Bob", "Cy"], {"small_blind": 1, "big_blind": 2})
+>>> t = t.apply(t.prepare({"type": "start_deal"}))
+>>> [(p.name, p.stack) for p in t.deal.players]
+[('Ann', 100), ('Bob', 99), ('Cy', 98)]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dealer_assist.core.deal import Deal, PlayerStatus, Stake, Totals
+from dealer_assist.core.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from dealer_assist.core.betting import BettingPhase
+
+
+class Antes:
+    """One betting seat a player with chips (the others are out of the deal), then an ante of
+    ``rules.ante`` from each, from the dealer's left (all in for less)."""
+
+    def next_dealer(self, totals: Totals) -> int:
+        """R4, R73: the button moves to the next seat clockwise that has chips."""
+        n = len(totals.stacks)
+        for step in range(1, n + 1):
+            seat = (totals.button + step) % n
+            if totals.stacks[seat] > 0:
+                return seat
+        return (totals.button + 1) % n
+
+    def post(self, deal: Deal) -> None:
+        playing = [p for p in deal.players if p.stack > 0]
+        if len(playing) < 2:
+            raise IllegalActionError("Cannot start a deal: fewer than two players have chips.")
+        for p in deal.players:
+            if p.stack == 0:
+                p.status = PlayerStatus.OUT
+                continue
+            p.stakes.append(len(deal.stakes))
+            deal.stakes.append(Stake(owner=p.seat))
+        ante = deal.rules.ante
+        if ante:
+            for p in deal.seats_from(deal.left_of_dealer):
+                if p.status == PlayerStatus.OUT:
+                    continue
+                paid = min(ante, p.stack)
+                p.stack -= paid
+                deal.stakes[p.stakes[0]].contributed += paid
+                if p.stack == 0:
+                    p.status = PlayerStatus.ALL_IN
+            deal.log.append(f"Everyone antes {ante}.")
+        deal.dealt = True
+
+    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+        """Where a betting round starts: left of the dealer (R41)."""
+        return deal.left_of_dealer
+
+
+class Blinds(Antes):
+    """The antes, then the small and the big blind (R30, R60): left of the dealer and the
+    next seat, heads up the dealer and the other; a blind short of chips posts what it has,
+    all in (R5). Pre-flop betting starts left of the big blind, later rounds left of the
+    dealer."""
+
+    def blind_seats(self, deal: Deal) -> tuple[int, int]:
+        playing = [p.seat for p in deal.seats_from(deal.dealer) if p.status != PlayerStatus.OUT]
+        if len(playing) == 2:  # heads up, the dealer posts the small blind
+            return playing[0], playing[1]
+        return playing[1], playing[2]
+
+    def post(self, deal: Deal) -> None:
+        super().post(deal)
+        small, big = self.blind_seats(deal)
+        for seat, amount, name in ((small, deal.rules.small_blind, "small"),
+                                   (big, deal.rules.big_blind, "big")):
+            p = deal.players[seat]
+            if p.status != PlayerStatus.IN or not amount:
+                continue
+            paid = min(amount, p.stack)
+            deal.put(p, paid)
+            if p.stack == 0:
+                p.status = PlayerStatus.ALL_IN
+            deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
+        deal.blinds = (small, big)
+
+    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+        if phase.preflop:
+            return (deal.blinds[-1] + 1) % len(deal.players)
+        return deal.left_of_dealer
+
+
+ForcedBets = Antes  # what a game posts before the cards: Antes, Blinds, or a part of its own

@@ -1,0 +1,41 @@
+"""The dealer's-choice menu (R71): every game the next deal at a table may be, with the house
+rules it reads and, where it cannot be dealt now, the sentence why. The between-deals screen
+lists it; the rule itself (which game may follow which) is the table's
+(``Table.next_game``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.rules import rules_line
+from dealer_assist.core.table import Table, dealt_in
+
+
+def next_game_choices(table: Table) -> list[dict[str, Any]]:
+    """``{"variant", "name", "current", "rules", "rules_line", "refusal"}`` for each game of
+    the table's catalogue that may ever follow (a whole game is offered nowhere but its own
+    table, R71)."""
+    out: list[dict[str, Any]] = []
+    totals = table.totals
+    for kind in table.setup.catalogue.all():
+        entry: dict[str, Any] = {"variant": kind.variant, "name": kind.name,
+                                 "current": kind.variant == table.game.variant}
+        try:
+            game = table.next_game(kind.variant)
+        except IllegalActionError as err:
+            if table.game.whole_game or kind.whole_game:
+                continue  # never a choice here: not offered at all
+            entry["refusal"] = str(err)
+            out.append(entry)
+            continue
+        rules = game.rules.to_json()
+        entry["rules"] = {k: rules[k] for k in game.house_rules if k != "buy_in"}
+        entry["rules_line"] = rules_line(entry["rules"])
+        low, high = game.players
+        count = len(dealt_in(game, totals))
+        if not low <= count <= high:
+            entry["refusal"] = (f"{game.name} is for {low} to {high} players dealt in, "
+                                f"not {count}.")
+        out.append(entry)
+    return out
