@@ -1,7 +1,9 @@
-"""R67 (cards tabled at an all-in, with equity), on its own: dealer_assist.core.equity against
-an independent count. Every exact figure is checked against a brute force that ranks hands
-with PokerKit's own hand classes (not our evaluator); the sampled figures against the exact
-ones, within the margin they state; and both evaluator backends give the very same figures.
+"""The equity of R67 (cards tabled at an all-in) on its own, before the state carries it:
+dealer_assist.core.equity against an independent count (R67 itself, the ``show`` record and
+the state's ``equity``, is still to build: tests/test_core.py lists it). Every exact figure is
+checked against a brute force that ranks hands with PokerKit's own hand classes (not our
+evaluator); the sampled figures against the exact ones, within the margin they state; and
+both evaluator backends give the very same figures.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def random_spot(rng: random.Random, players: int, board: int, rule: HandRule
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_r67_holdem_equity_is_exact_and_matches_a_brute_force_with_pokerkit_hands(
+def test_equity_in_holdem_is_exact_and_matches_a_brute_force_with_pokerkit_hands(
         backend: str) -> None:
     rng = random.Random(67)
     spots = [random_spot(rng, players, 4, HandRule.BEST_FIVE) for players in (2, 3, 4, 6)]
@@ -70,7 +72,7 @@ def test_r67_holdem_equity_is_exact_and_matches_a_brute_force_with_pokerkit_hand
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_r62_r67_omaha_equity_uses_exactly_two_hole_cards_as_pokerkit_does(
+def test_equity_in_omaha_uses_exactly_two_hole_cards_as_pokerkit_does(
         backend: str) -> None:
     # Ann holds one heart and four are on the board: no flush in Omaha (R62), where Hold'em's
     # best five of her cards would make one; Bob's two pair of kings wins every river
@@ -91,7 +93,7 @@ def test_r62_r67_omaha_equity_uses_exactly_two_hole_cards_as_pokerkit_does(
                                            abs=1e-12), (hands, board)
 
 
-def test_r67_a_tie_counts_as_the_share_it_wins() -> None:
+def test_equity_a_tie_counts_as_the_share_it_wins() -> None:
     # the board is a royal flush: every hand plays it, three ways split
     board = ["As", "Ks", "Qs", "Js", "Ts"]
     got = equity({"Ann": ["2c", "3c"], "Bob": ["4d", "5d"], "Cy": ["6h", "7h"]}, [board])
@@ -105,7 +107,7 @@ def test_r67_a_tie_counts_as_the_share_it_wins() -> None:
     assert sum(got.shares.values()) == pytest.approx(1.0)
 
 
-def test_r66_r67_two_runs_are_averaged_each_on_its_own_board() -> None:
+def test_equity_two_runs_are_averaged_each_on_its_own_board() -> None:
     """After the flop, the runs part: run 1 has its turn and river, run 2 only its turn. Each
     run's equity is its own board's, with every other card seen out of the deck; the figure
     shown is their average."""
@@ -124,7 +126,7 @@ def test_r66_r67_two_runs_are_averaged_each_on_its_own_board() -> None:
     assert equity(hands, [flop, flop]).shares == equity(hands, [flop]).shares
 
 
-def test_r67_a_hand_not_shown_yet_is_any_two_cards_left() -> None:
+def test_equity_a_hand_not_shown_yet_is_any_two_cards_left() -> None:
     """Ann has tabled her hand; Bob has not. From the public cards, Bob holds any two of the
     cards nobody has seen, all as likely: on the river, Ann's chance is the share of those
     she beats."""
@@ -142,7 +144,7 @@ def test_r67_a_hand_not_shown_yet_is_any_two_cards_left() -> None:
     assert got.shares["Ann"] == pytest.approx(float(won / len(pairs)), abs=1e-12)
 
 
-def test_r67_sampled_equity_is_within_the_margin_it_states(
+def test_equity_sampled_equity_is_within_the_margin_it_states(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Spots small enough to count exactly, sampled instead (the exact limit set to nothing):
     each sampled figure states its 95% margin, and the exact one lies within it (a spot a
@@ -164,7 +166,7 @@ def test_r67_sampled_equity_is_within_the_margin_it_states(
     equity_module._equity.cache_clear()
 
 
-def test_r67_pre_flop_is_sampled_with_its_margin_and_the_same_every_time() -> None:
+def test_equity_pre_flop_is_sampled_with_its_margin_and_the_same_every_time() -> None:
     hands = {"Ann": ["As", "Ad"], "Bob": ["7c", "2d"]}
     first = equity(hands, [[]])
     assert not first.exact and 0 < first.margin < 0.015
@@ -176,7 +178,7 @@ def test_r67_pre_flop_is_sampled_with_its_margin_and_the_same_every_time() -> No
 
 
 @pytest.mark.skipif(len(BACKENDS) < 2, reason="eval7 is not installed here")
-def test_r67_both_evaluators_give_the_very_same_figures() -> None:
+def test_equity_both_evaluators_give_the_very_same_figures() -> None:
     rng = random.Random(7)
     for rule, board, players in ((HandRule.BEST_FIVE, 3, 3), (HandRule.BEST_FIVE, 0, 2),
                                  (HandRule.TWO_PLUS_THREE, 4, 3),
@@ -190,7 +192,7 @@ def test_r67_both_evaluators_give_the_very_same_figures() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(2, 6), st.sampled_from([3, 4, 5]),
        st.sampled_from(list(HandRule)), st.booleans())
-def test_r67_shares_are_chances_that_add_up_to_one(
+def test_equity_shares_are_chances_that_add_up_to_one(
         rng: random.Random, players: int, board: int, rule: HandRule, twice: bool) -> None:
     players = min(players, 3) if rule is HandRule.TWO_PLUS_THREE else players
     hands, cards = random_spot(rng, players, board, rule)

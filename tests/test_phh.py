@@ -244,11 +244,12 @@ def import_phhs(app: Flask, client: FlaskClient, text: str) -> Any:
 
 GAMES = [
     ("texas_holdem", {"ante": 1}),
+    ("texas_holdem", {"big_blind_ante": 2, "small_blind": 1, "big_blind": 2}),
     ("texas_holdem", {"betting": "fixed_limit", "odd_chip": "carry"}),
     ("texas_holdem", {"betting": "pot_limit"}),
     ("omaha", {}),
     ("omaha", {"betting": "no_limit"}),
-    ("texas_dozen", {"small_blind": 1, "big_blind": 2}),
+    ("texas_dozen", {"small_blind": 1, "big_blind": 2, "big_blind_ante": 1}),
     ("off_road_stud", {}),
     ("kings_pot", {}),
     ("kings_pot_optional", {"odd_chip": "carry"}),
@@ -257,7 +258,9 @@ GAMES = [
 
 
 @pytest.mark.parametrize(("variant", "rules"), GAMES,
-                         ids=[f"{v}-{r.get('betting', 'default')}" for v, r in GAMES])
+                         ids=[f"{v}-{r.get('betting', 'default')}"
+                              + ("-big_blind_ante" if "big_blind_ante" in r else "")
+                              for v, r in GAMES])
 def test_every_game_exports_as_phh_and_the_import_reads_back_the_same_deals(
         app: Flask, client: FlaskClient, variant: str, rules: dict[str, Any]) -> None:
     dealer = play_night(client, variant, rules, deals=4, seed=len(variant))

@@ -133,6 +133,8 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
         "ante": rng.choice([0, 0, 0, 1, 2]), "odd_chip": rng.choice(["left_of_dealer", "carry"]),
         "min_bet": rng.choice([1, big_blind, big_blind, 2 * big_blind + 1]),
     }
+    if not rules["ante"] and rng.random() < 0.3:  # R64: one or the other
+        rules["big_blind_ante"] = rng.choice([1, big_blind, 2 * big_blind])
     if betting == "fixed_limit":
         rules["small_bet"] = big_blind  # the big blind is one small bet, as fixed limit plays
         rules["big_bet"] = 2 * big_blind
@@ -141,7 +143,8 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
     # a big blind posted short is a documented difference (see above): that seat can post it
     big = 0 if n == 2 else 1  # heads up the dealer (seat 0) posts the small blind (R60)
     big_seat = (1 + big) % n
-    stacks[big_seat] = max(stacks[big_seat], rules["ante"] + big_blind)
+    stacks[big_seat] = max(stacks[big_seat], rules["ante"] + rules.get("big_blind_ante", 0)
+                           + big_blind)
     return RandomDeal(stacks, rules, seed, variant)
 
 
@@ -157,9 +160,13 @@ def pokerkit_state(d: RandomDeal) -> State:
     streets += [Street(False, (), count, False, Opening.POSITION, size, cap)
                 for count, size, cap in zip((3, 1, 1), sizes[1:], caps[1:], strict=True)]
     blinds = (r["small_blind"], r["big_blind"]) if r["small_blind"] else (0, r["big_blind"])
+    # R64: the big blind's one ante, dead (not trimmed), on PokerKit's big blind (index 1, or
+    # heads up the other, as PokerKit reverses the antes there)
+    bba = r.get("big_blind_ante", 0)
+    antes: int | dict[int, int] = {1: bba} if bba else r["ante"]
     return State(
         AUTOMATIONS, Deck.STANDARD, (d.hand,), tuple(streets),
-        STRUCTURES[r["betting"]], True, r["ante"], blinds, 0,
+        STRUCTURES[r["betting"]], not bba, antes, blinds, 0,
         tuple(pokerkit_order(d, d.stacks)), d.n, mode=Mode.CASH_GAME,
     )
 

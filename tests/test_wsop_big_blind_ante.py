@@ -68,8 +68,6 @@ def as_table(hand: HandHistory) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return players, rules
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="R64, the big-blind ante, is still to build (issue 23)")
 @pytest.mark.parametrize("name", HANDS)
 def test_r64_a_wsop_hand_with_a_big_blind_ante_plays_through_the_api_as_in_pokerkit(
         client: FlaskClient, name: str) -> None:

@@ -102,7 +102,10 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
         writer.add(step)
     fields: dict[str, Any] = {"variant": code or OWN_CODE_PREFIX + game.variant}
     antes, blinds = forced_bets(deal, order)
-    fields |= {"ante_trimming_status": True, "antes": antes, "blinds_or_straddles": blinds}
+    # an ante is layered like any chip (R6), but a big-blind ante is dead (R64)
+    dead_ante = deal.carry > deal.totals.carry  # posted at the start, into the main pot
+    fields |= {"ante_trimming_status": not dead_ante, "antes": antes,
+               "blinds_or_straddles": blinds}
     if game.betting_structures:
         if betting == "fixed_limit":
             fields |= {"small_bet": deal.rules.small_bet, "big_bet": deal.rules.big_bet}
@@ -131,8 +134,8 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
     extra = {k: v for k, v in records[0].items() if k != "type"}
     if extra:
         fields["_start"] = extra
-    if deal.carry:
-        fields["_carried_in"] = deal.carry  # R7 carry: chips in the pot from before
+    if deal.totals.carry:
+        fields["_carried_in"] = deal.totals.carry  # R7 carry: chips in the pot from before
     if over and end.carry:
         fields["_carried_out"] = end.carry
     if not over:
