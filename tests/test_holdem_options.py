@@ -1,7 +1,7 @@
 """The options of a home Hold'em night (issue 23), rule by rule, with figures worked out by
-hand: the big-blind ante (R64). PokerKit plays them too, at random (tests/test_pokerkit.py),
-and the WSOP's recorded hands with a big-blind ante replay through the API
-(tests/test_wsop_big_blind_ante.py)."""
+hand: the straddle (R63) and the big-blind ante (R64). PokerKit plays them too, at random
+(tests/test_pokerkit.py), and the WSOP's recorded hands with a big-blind ante replay through
+the API (tests/test_wsop_big_blind_ante.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from conftest import new_table as api_table
 from flask.testing import FlaskClient
 from table_helpers import act, stacks
 
-from dealer_assist.core.errors import SetupError
+from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import all_games, new_table
 
@@ -88,3 +88,63 @@ def test_r64_the_three_games_offer_it_and_the_pages_read_its_words() -> None:
     assert offering == {"texas_holdem", "omaha", "texas_dozen"}
     game = next(g for g in all_games() if g.variant == "texas_holdem")
     assert game.metadata()["rules"]["defaults"]["big_blind_ante"] == 0
+
+
+STRADDLE = {"small_blind": 1, "big_blind": 2, "straddle": True}
+FIVE = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+
+
+@pytest.mark.parametrize("variant", ["texas_holdem", "omaha", "texas_dozen"])
+def test_r63_left_of_the_big_blind_straddles_and_acts_last_pre_flop(variant: str) -> None:
+    """Ann deals; Bob posts 1, Cy 2, Dee straddles 4. Eve acts first, facing 4 (a raise is
+    to 8 at least); when everyone has called, Dee still has the option."""
+    t = started(variant, FIVE, STRADDLE)
+    assert stacks(t) == {"Ann": 100, "Bob": 99, "Cy": 98, "Dee": 96, "Eve": 100}
+    step = t.step()
+    assert (step["player"], step["to_call"], step["min_raise_to"]) == ("Eve", 4, 8)
+    for who in ("Eve", "Ann", "Bob", "Cy"):
+        t = act(t, type="call", player=who)
+    step = t.step()
+    assert step["player"] == "Dee" and step["to_call"] == 0
+    assert {"check", "raise"} <= set(step["options"])
+    t = act(t, type="raise", player="Dee", amount=12)
+    assert t.step()["player"] == "Eve"
+
+
+def test_r63_start_deal_straddles_one_deal_whatever_the_rule() -> None:
+    t = new_table("texas_holdem", FIVE, {"small_blind": 1, "big_blind": 2})
+    t = act(t, type="start_deal", straddle=True)
+    assert "Dee straddles for 4." in t.deal.log  # type: ignore[union-attr]
+    for who in ("Eve", "Ann", "Bob", "Cy"):
+        if t.step()["kind"] == "next":
+            t = act(t, type="next")
+        t = act(t, type="fold", player=who)
+    assert stacks(t)["Dee"] == 103  # the straddle back and the blinds won
+    t = act(t, type="start_deal")  # the next deal: the table's rule, no straddle
+    assert not any("straddles" in line for line in t.deal.log)  # type: ignore[union-attr]
+    t = new_table("texas_holdem", FIVE, STRADDLE)
+    t = act(t, type="start_deal", straddle=False)
+    assert stacks(t)["Dee"] == 100
+
+
+def test_r63_no_straddle_heads_up_nor_in_fixed_limit() -> None:
+    assert stacks(started(players=["Ann", "Bob"], rules=STRADDLE)) == {"Ann": 99, "Bob": 98}
+    fixed = started(players=FIVE, rules={**STRADDLE, "betting": "fixed_limit"})
+    assert stacks(fixed)["Dee"] == 100 and fixed.step()["player"] == "Dee"
+
+
+def test_r63_a_short_straddle_is_all_in_and_the_others_still_call_it_in_full() -> None:
+    t = started(players=["Ann", "Bob", "Cy", {"name": "Dee", "stack": 3}, "Eve"],
+                rules=STRADDLE)
+    assert stacks(t)["Dee"] == 0
+    assert (t.step()["player"], t.step()["to_call"]) == ("Eve", 4)
+
+
+def test_r63_r9_a_straddle_where_the_game_has_none_is_refused(client: FlaskClient) -> None:
+    t = new_table("kings_pot", ["Ann", "Bob", "Cy"])
+    with pytest.raises(IllegalActionError, match="has no straddle"):
+        t.apply(t.prepare({"type": "start_deal", "straddle": True}))
+    dealer = api_table(client, "texas_holdem", FIVE, {"small_blind": 1, "big_blind": 2})
+    dealer.refuse({"type": "start_deal", "straddle": "yes"}, "straddle must be true or false")
+    state = dealer.run({"type": "start_deal", "straddle": True})
+    assert {p["name"]: p["stack"] for p in state["players"]}["Dee"] == 96

@@ -247,7 +247,7 @@ GAMES = [
     ("texas_holdem", {"big_blind_ante": 2, "small_blind": 1, "big_blind": 2}),
     ("texas_holdem", {"betting": "fixed_limit", "odd_chip": "carry"}),
     ("texas_holdem", {"betting": "pot_limit"}),
-    ("omaha", {}),
+    ("omaha", {"straddle": True}),
     ("omaha", {"betting": "no_limit"}),
     ("texas_dozen", {"small_blind": 1, "big_blind": 2, "big_blind_ante": 1}),
     ("off_road_stud", {}),
@@ -259,7 +259,8 @@ GAMES = [
 
 @pytest.mark.parametrize(("variant", "rules"), GAMES,
                          ids=[f"{v}-{r.get('betting', 'default')}"
-                              + ("-big_blind_ante" if "big_blind_ante" in r else "")
+                              + "".join(f"-{k}" for k in ("big_blind_ante", "straddle")
+                                        if k in r)
                               for v, r in GAMES])
 def test_every_game_exports_as_phh_and_the_import_reads_back_the_same_deals(
         app: Flask, client: FlaskClient, variant: str, rules: dict[str, Any]) -> None:

@@ -135,6 +135,7 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
     }
     if not rules["ante"] and rng.random() < 0.3:  # R64: one or the other
         rules["big_blind_ante"] = rng.choice([1, big_blind, 2 * big_blind])
+    rules["straddle"] = betting != "fixed_limit" and rng.random() < 0.25  # R63
     if betting == "fixed_limit":
         rules["small_bet"] = big_blind  # the big blind is one small bet, as fixed limit plays
         rules["big_bet"] = 2 * big_blind
@@ -145,7 +146,19 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
     big_seat = (1 + big) % n
     stacks[big_seat] = max(stacks[big_seat], rules["ante"] + rules.get("big_blind_ante", 0)
                            + big_blind)
+    if straddled(rules, n):  # a straddle posted short: as a short big blind
+        stacks[3 % n] = max(stacks[3 % n], rules["ante"] + 2 * big_blind)
     return RandomDeal(stacks, rules, seed, variant)
+
+
+def straddled(rules: dict[str, Any], n: int) -> bool:
+    """R63: a straddle is posted (never heads up, nor in fixed limit)."""
+    return bool(rules.get("straddle")) and n >= 3 and rules["betting"] != "fixed_limit"
+
+
+def opening_bet(d: RandomDeal) -> int:
+    """The pre-flop round's bet: the big blind, or the straddle (R63)."""
+    return d.rules["big_blind"] * (2 if straddled(d.rules, d.n) else 1)
 
 
 def pokerkit_state(d: RandomDeal) -> State:
@@ -153,13 +166,15 @@ def pokerkit_state(d: RandomDeal) -> State:
     fixed = r["betting"] == "fixed_limit"
     # streets: pre-flop (the big blind and three raises), flop (small bets), turn, river
     sizes = [r.get("small_bet", 0), r.get("small_bet", 0), r.get("big_bet", 0),
-             r.get("big_bet", 0)] if fixed else [max(r["big_blind"], r["min_bet"])] + [
+             r.get("big_bet", 0)] if fixed else [max(opening_bet(d), r["min_bet"])] + [
              r["min_bet"]] * 3
     caps = [3, 4, 4, 4] if fixed else [None] * 4
     streets = [Street(False, (False,) * d.hole, 0, False, Opening.POSITION, sizes[0], caps[0])]
     streets += [Street(False, (), count, False, Opening.POSITION, size, cap)
                 for count, size, cap in zip((3, 1, 1), sizes[1:], caps[1:], strict=True)]
-    blinds = (r["small_blind"], r["big_blind"]) if r["small_blind"] else (0, r["big_blind"])
+    blinds: tuple[int, ...] = (r["small_blind"], r["big_blind"])
+    if straddled(r, d.n):  # R63: a third blind of twice the big one, left of it
+        blinds += (2 * r["big_blind"],)
     # R64: the big blind's one ante, dead (not trimmed), on PokerKit's big blind (index 1, or
     # heads up the other, as PokerKit reverses the antes there)
     bba = r.get("big_blind_ante", 0)

@@ -92,6 +92,26 @@ class Blinds(Antes):
                 p.status = PlayerStatus.ALL_IN
             deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
         deal.blinds = (small, big)
+        self.post_straddle(deal, big)
+
+    @staticmethod
+    def post_straddle(deal: Deal, big: int) -> None:
+        """R63: with ``rules.straddle``, the next player dealt in left of the big blind posts
+        twice the big blind, a live blind (all in for less); never heads up, nor in fixed
+        limit. Pre-flop betting then starts left of the straddler (the last blind)."""
+        rules = deal.rules
+        playing = [p for p in deal.seats_from(big + 1) if p.status != PlayerStatus.OUT]
+        if not rules.straddle or rules.betting == "fixed_limit" or len(playing) < 3:
+            return
+        p = playing[0]
+        if p.status != PlayerStatus.IN:
+            return
+        paid = min(2 * rules.big_blind, p.stack)
+        deal.put(p, paid)
+        if p.stack == 0:
+            p.status = PlayerStatus.ALL_IN
+        deal.log.append(f"{p.name} straddles for {paid}.")
+        deal.blinds = (*deal.blinds, p.seat)
 
     @staticmethod
     def post_big_blind_ante(deal: Deal, p: Player) -> None:

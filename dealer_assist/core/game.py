@@ -297,7 +297,10 @@ class Game(GameRules):
             return self.forced_bets.next_dealer(totals)
         return (totals.button + 1) % len(totals.stacks)
 
-    def start(self, setup: TableSetup, totals: Totals) -> Deal:
+    def start(self, setup: TableSetup, totals: Totals,
+              overrides: Mapping[str, Any] | None = None) -> Deal:
+        """A new deal; ``overrides``: house rules laid over the table's for this deal alone
+        (``start_deal``'s ``straddle``, R63)."""
         if totals.game_over:
             raise IllegalActionError("The game is over: no more deals at this table.")
         dealer = self.next_dealer(totals)
@@ -307,7 +310,8 @@ class Game(GameRules):
                                                   strict=True))
         ]
         deal = Deal(
-            game=self, rules=self.rules, players=players, dealer=dealer,
+            game=self, rules=replace(self.rules, **overrides) if overrides else self.rules,
+            players=players, dealer=dealer,
             totals=replace(totals, deal_number=totals.deal_number + 1),
             carried=dict(totals.carried), carry=totals.carry,
         )

@@ -89,6 +89,7 @@ class HouseRules:
     small_blind: int = 1
     big_blind: int = 2
     big_blind_ante: int = 0  # R64: one ante for the table, posted by the big blind
+    straddle: bool = False  # R63: left of the big blind posts twice it, a live blind
     odd_chip: OddChip = OddChip.LEFT_OF_DEALER
     river_raise: bool = False
     wilds: Wilds = Wilds.NONE
@@ -116,7 +117,7 @@ class HouseRules:
                      "big_blind_ante", "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
                                    0 if name in ("ante", "small_blind", "big_blind_ante") else 1)
-        for name in ("river_raise", "draw_for_blind"):
+        for name in ("river_raise", "draw_for_blind", "straddle"):
             if not isinstance(values.get(name, False), bool):
                 raise SetupError(f"{name} must be true or false.")
         allowed = game.betting_structures
@@ -213,6 +214,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
              betting=(Betting.FIXED_LIMIT,)),
     RuleSpec("small_blind", "Small blind", RuleKind.CHIPS),
     RuleSpec("big_blind", "Big blind", RuleKind.CHIPS, minimum=1),
+    RuleSpec("straddle", "Straddle", RuleKind.BOOL, betting=_NO_OR_POT,
+             help="left of the big blind posts twice it, and acts last pre-flop"),
     RuleSpec("big_blind_ante", "Big-blind ante", RuleKind.CHIPS, short="big-blind ante",
              help="one ante for the whole table, posted by the big blind (0 = none)"),
     RuleSpec("odd_chip", "Odd chip of a split pot", RuleKind.CHOICE, choices=(

@@ -21,7 +21,7 @@ class Omaha(Game):
     players = (2, 10)  # R62
     betting_structures = ("pot_limit", "no_limit", "fixed_limit")
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": "pot_limit"}
-    house_rules = ("small_blind", "big_blind", "big_blind_ante", *BETTING_RULES)
+    house_rules = ("small_blind", "big_blind", "straddle", "big_blind_ante", *BETTING_RULES)
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
