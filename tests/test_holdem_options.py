@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from table_helpers import act, stacks
 
 from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.rules import rules_vocabulary
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import all_games, new_table
 
@@ -83,9 +84,13 @@ def test_r64_an_ante_and_a_big_blind_ante_together_are_refused(client: FlaskClie
     assert dealer.state()["rules"]["big_blind_ante"] == 3
 
 
-def test_r64_the_three_games_offer_it_and_the_pages_read_its_words() -> None:
-    offering = {g.variant for g in all_games() if "big_blind_ante" in g.house_rules}
-    assert offering == {"texas_holdem", "omaha", "texas_dozen"}
+def test_r63_r64_the_three_games_read_them_and_the_vocabulary_has_their_words() -> None:
+    """The three games read both rules (the home page offers them once it draws every rule
+    from the served vocabulary: until then they are the games' ``unlisted_rules``)."""
+    for rule in ("straddle", "big_blind_ante"):
+        reading = {g.variant for g in all_games() if rule in g.unlisted_rules}
+        assert reading == {"texas_holdem", "omaha", "texas_dozen"}
+        assert rule in {spec["name"] for spec in rules_vocabulary()}
     game = next(g for g in all_games() if g.variant == "texas_holdem")
     assert game.metadata()["rules"]["defaults"]["big_blind_ante"] == 0
 

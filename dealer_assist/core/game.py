@@ -41,6 +41,9 @@ class Game(GameRules):
     summary: ClassVar[str] = ""  # one sentence for the home page
     players: ClassVar[tuple[int, int]] = (2, 10)  # the fewest and most players
     house_rules: ClassVar[tuple[str, ...]] = BETTING_RULES  # offered on the home page
+    # rules the game reads that the pages do not offer yet (R63, R64: through the API until
+    # the home page draws every rule from the served vocabulary); they join house_rules then
+    unlisted_rules: ClassVar[tuple[str, ...]] = ()
     rule_help: ClassVar[Mapping[str, str]] = {}  # a rule's help text in this game
     layout: ClassVar[Layout]
     places: ClassVar[tuple[Place, ...]] = ()  # card places beside the layout (a hand of its own)

@@ -257,7 +257,7 @@ class Table:
                    if out else "")
             raise IllegalActionError(
                 f"{game.name} is for {low} to {high} players dealt in, not {len(seats)}{why}.")
-        if action.straddle and "straddle" not in game.house_rules:
+        if action.straddle and "straddle" not in (*game.house_rules, *game.unlisted_rules):
             raise IllegalActionError(f"{game.name} has no straddle (R63).")
         overrides = {"straddle": action.straddle} if action.straddle is not None else None
         deal = game.start(self.setup, deal_totals(game, totals, seats), overrides)

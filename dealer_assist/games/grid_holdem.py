@@ -41,7 +41,8 @@ class TexasDozen(Game):
     players = (2, 13)  # R30
     betting_structures = ("no_limit", "fixed_limit", "pot_limit")
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R30: the ante is optional
-    house_rules = ("small_blind", "big_blind", "straddle", "big_blind_ante", *BETTING_RULES)
+    house_rules = ("small_blind", "big_blind", *BETTING_RULES)
+    unlisted_rules = ("straddle", "big_blind_ante")  # R63, R64
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = GRID5
     forced_bets = Blinds()

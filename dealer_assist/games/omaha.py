@@ -21,7 +21,8 @@ class Omaha(Game):
     players = (2, 10)  # R62
     betting_structures = ("pot_limit", "no_limit", "fixed_limit")
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": "pot_limit"}
-    house_rules = ("small_blind", "big_blind", "straddle", "big_blind_ante", *BETTING_RULES)
+    house_rules = ("small_blind", "big_blind", *BETTING_RULES)
+    unlisted_rules = ("straddle", "big_blind_ante")  # R63, R64
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()

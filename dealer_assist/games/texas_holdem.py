@@ -44,7 +44,8 @@ class TexasHoldem(Game):
     players = (2, 10)  # R60
     betting_structures = ("no_limit", "fixed_limit", "pot_limit")
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R60: the ante is optional
-    house_rules = ("small_blind", "big_blind", "straddle", "big_blind_ante", *BETTING_RULES)
+    house_rules = ("small_blind", "big_blind", *BETTING_RULES)
+    unlisted_rules = ("straddle", "big_blind_ante")  # R63, R64
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
