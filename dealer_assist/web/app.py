@@ -34,6 +34,7 @@ from dealer_assist.web.json_codec import FastJSONProvider
 from dealer_assist.web.limits import install as install_limits
 from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
 from dealer_assist.web.pages import bp as pages_bp
+from dealer_assist.web.phh_api import bp as phh_bp
 
 # the factory only wires; what the blueprints share is in extensions (re-exported for callers)
 __all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
@@ -93,6 +94,7 @@ def create_app(
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(history_bp)
+    app.register_blueprint(phh_bp)
     install_host(app)
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)
