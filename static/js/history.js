@@ -1,6 +1,7 @@
-/* The host's pages (a table's history, a night, the season): local times, the theme, the
- * settle-up copied as text, printing, the JSON export (dealer's device only) and the
- * step-by-step replay of one deal. Server text only ever goes through textContent (DA.h). */
+/* The host's pages (a table's history, a night, the season): local times, the settle-up
+ * copied as text, printing, the JSON export (dealer's device only) and the step-by-step
+ * replay of one deal. The theme is theme.js's. Server text only ever goes through
+ * textContent (DA.h). */
 "use strict";
 
 (() => {
@@ -108,35 +109,6 @@
       });
   }
 
-  /* The theme: the one chosen on this device (the tablet's toggle, or this page's), else
-   * the system's. The pages' stylesheet reads data-theme on <html>. */
-  const THEME_KEY = "dealer-assist:theme";
-  const systemDark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
-  function chosenTheme() {
-    try { return localStorage.getItem(THEME_KEY); } catch (e) { return null; }
-  }
-  function applyTheme(choice) {
-    const toggle = $("theme-toggle");
-    if (!toggle) return; // a page without the toggle (the replay) stays in the light theme
-    const dark = (choice || chosenTheme() || (systemDark && systemDark.matches ? "dark" : "light")) === "dark";
-    document.documentElement.dataset.theme = dark ? "dark" : "light";
-    toggle.textContent = dark ? "Light" : "Dark";
-    toggle.setAttribute("aria-pressed", String(dark));
-    toggle.setAttribute("aria-label", dark ? "Use the light theme" : "Use the dark theme");
-  }
-  function themeToggle() {
-    const toggle = $("theme-toggle");
-    if (toggle) {
-      toggle.addEventListener("click", () => {
-        const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
-        try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* this visit only */ }
-        applyTheme(next);
-      });
-    }
-    if (systemDark && systemDark.addEventListener) systemDark.addEventListener("change", () => applyTheme());
-    applyTheme();
-  }
-
   /* Copy text for a group chat: the Clipboard API where the page is a secure context (https,
    * or this machine), else the text selected in a box for the device's own Copy. */
   async function copyText(text, status, box) {
@@ -166,7 +138,6 @@
   }
 
   localTimes();
-  themeToggle();
   copyButton();
   printButton();
   exportButton();

@@ -2,8 +2,9 @@
 (tests/books_scenario.py), played through a real server of its own, then read as a host reads
 it: the settle-up with the banker and a payment link, copied as text; each night's summary on a
 phone and on one printed sheet; the season with its date range and aliases; the charts' shapes
-(a newcomer's line starts at her seat, a cash-out ends a line); and the history, night and
-season pages axe-clean in both themes.
+(a newcomer's line starts at her seat, a cash-out ends a line); and the history, replay, night
+and season pages in both themes as tests/browser/look.py looks at a page (axe-core, targets of
+44x44 px, no sideways scroll, no word broken).
 
 Set ``DEALER_ASSIST_SCREENSHOTS=docs/screenshots`` to save books-*.png at phone and tablet
 sizes, light and dark."""
@@ -19,7 +20,7 @@ import pytest
 from books_scenario import SEASON, play_season
 from playwright.sync_api import Browser, Page, expect
 
-from browser.axe import check
+from browser.look import problems
 from browser.test_history_page import ApiDealer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -74,6 +75,22 @@ def no_sideways_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), page.url
 
 
+# look.py lets a link pass as one in a sentence wherever other words share its parent; on the
+# books' pages only a link inside a paragraph is one, and every other is a target ("Deal 3",
+# "Replay step by step", a night's "Summary", a payment link)
+LINKS_OUT_OF_SENTENCES = """() => [...document.querySelectorAll("a[href]")]
+  .filter((a) => a.getClientRects().length && !a.closest("p"))
+  .map((a) => [a, a.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 43.5 || r.height < 43.5)
+  .map(([a, r]) => `link "${a.textContent.trim()}" `
+    + `${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+def looked_at(page: Page, where: str) -> list[str]:
+    found = problems(page, instruction_min=None) + page.evaluate(LINKS_OUT_OF_SENTENCES)
+    return [f"{where}: {p}" for p in found]
+
+
 def pdf_pages(page: Page) -> int:
     return len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4")))
 
@@ -125,7 +142,6 @@ def test_r76_r77_r78_books_two_nights_at_two_tables(chromium: Browser,
     bob_net = t.locator('#chart-net g[data-series="Bob"] line[data-entry="rebuy"]')
     assert bob_net.get_attribute("y1") == bob_net.get_attribute("y2")  # a rebuy is no win
     expect(t.locator("#chart-kings-pot circle")).to_have_count(5)
-    shot(t, "history-tablet-light")
 
     # ---- night 2 on a phone: its own settle-up, and one printed sheet
     p = page_for(browser, PHONE, "dark", errors)
@@ -180,21 +196,27 @@ def test_r76_r77_r78_books_two_nights_at_two_tables(chromium: Browser,
     expect(rows).to_have_count(len(SEASON))
     shot(t, "league-tablet-light")
 
-    # ---- axe on every page of the books, both themes, phone and tablet
+    # ---- every page of the books, both themes (the system's), phone and tablet: axe-core,
+    # 44 px targets, no sideways scroll, no word broken
+    found: list[str] = []
     for theme in ("light", "dark"):
         for size, label in ((TABLET, "tablet"), (PHONE, "phone")):
             page = page_for(browser, size, theme, errors)
-            for path in (f"/t/{friday}/history", f"/t/{friday}/nights/2", "/league"):
+            for path in (f"/t/{friday}/history", f"/t/{friday}/history/1#step=20",
+                         f"/t/{friday}/nights/2", "/league"):
                 page.goto(f"{server.url}{path}")
                 if path == "/league":
                     expect(page.locator("#season-rows tr")).to_have_count(len(SEASON))
                     expect(page.locator("#league-chart-narrow svg")).to_be_attached()
+                if "#step" in path:
+                    expect(page.locator("#step-count")).to_have_text("Step 20 of 22")
                 expect(page.locator("html")).to_have_attribute("data-theme", theme)
-                check(page, f"{path}, {label}, {theme}")
-                no_sideways_scroll(page)
+                found += looked_at(page, f"{path}, {label}, {theme}")
             if label == "phone":
                 shot(page, f"league-phone-{theme}")
-                page.goto(f"{server.url}/t/{friday}/history")
-                shot(page, f"history-phone-{theme}")
+            page.goto(f"{server.url}/t/{friday}/history")
+            shot(page, f"history-{label}-{theme}")
             page.context.close()
+    assert not found, "\n".join(found)
     assert not errors, errors
+
