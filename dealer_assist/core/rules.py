@@ -298,17 +298,3 @@ def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
-
-def max_cards_per_player(players: int) -> int:
-    """R22: how many cards each player may buy, where players buy cards."""
-    if players <= 3:
-        return 7
-    if players == 4:
-        return 5
-    if players == 5:
-        return 4
-    if players <= 7:
-        return 3
-    if players <= 11:
-        return 2
-    return 1
