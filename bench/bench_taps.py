@@ -3,9 +3,10 @@
 Run: ``python bench/bench_taps.py``
 
 A real ``dealer-assist serve`` on loopback; Debian's Chromium (headless, driven by Playwright)
-opens the dealer's page at 1280x800 and plays one deal of each game, everyone checking or
-calling, every card entered with the card picker (one tap a card, no typing). Two ways of
-dealing are counted:
+opens the dealer's page at 1024x768 and plays one deal of each game, everyone checking or
+calling, every card entered on the felt with the card picker (the first place to fill is ringed
+and each card picked rings the next: one tap a card, no typing). Two ways of dealing are
+counted:
 
 - ``at the showdown``: every reveal is one tap on Turned, entering nothing; the showdown then
   asks for every card (the grid or board, the king's hand, the hole cards);
@@ -13,8 +14,8 @@ dealing are counted:
   asks only for what was never turned face up (King's Pot's last sets and the king's hand, or
   the hole cards).
 
-Counted: every click and key press the script makes on the page. The goal of issue 13: a
-showdown costs at most one tap per card not yet entered plus one to confirm.
+Counted: every click and key press the script makes on the page. The goal (issues 13 and 22):
+a showdown costs at most one tap per card not yet entered plus one to record, in every game.
 """
 
 from __future__ import annotations
@@ -34,9 +35,16 @@ from _common import app_server, create_table, machine, request
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-TABLET = {"width": 1280, "height": 800}
-GAMES = (("kings_pot", 5), ("texas_dozen", 4), ("off_road_stud", 4),
-         ("twenty_one_hand_holdem", 4))
+TABLET = {"width": 1024, "height": 768}
+
+
+def games() -> list[tuple[str, int]]:
+    """Every game, with four players (five where a game's grid takes them)."""
+    from dealer_assist.games.registry import all_games
+    return [(g.variant, max(4, min(5, g.players[1])) if g.layout.size == 5 else 4)
+            for g in all_games()]
+
+
 STYLES = ("at the showdown", "as turned")
 
 
@@ -104,7 +112,8 @@ class Dealer:
                 self.submit('[data-action="app-draw"]')
             elif kind == "showdown":
                 before = self.count.taps
-                slots = self.page.locator(".entry .slot").count()
+                # the places the showdown asks for: buttons on the felt, the first one ringed
+                slots = self.page.locator(".area-grid button[data-slot]").count()
                 self.count.showdown_cards = slots
                 self.pick_cards(slots)
                 self.submit('[data-action="showdown"]')
@@ -129,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         with server.start(ready_path="/api/tables"), sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                for variant, players in GAMES:
+                for variant, players in games():
                     for style in STYLES:
                         names = ["Ann", "Bob", "Cy", "Dee", "Eve"][:players]
                         made = create_table(server.url, variant, names)

@@ -515,8 +515,6 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
 
 
 NOT_YET_BUILT: dict[int, str] = {
-    63: "issue 23: the straddle",
-    64: "issue 23: the big-blind ante",
     65: "issue 23: the bomb pot",
     66: "issue 23: run it twice",
     67: "issue 23: cards tabled at an all-in, with equity",

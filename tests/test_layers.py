@@ -227,14 +227,6 @@ GAME_OWN = re.compile(r"""king'?s[ _-]?(pot|hand)|["']bank["']|\bbank_after\b"""
 STILL_NAMING: dict[str, str] = {
     # the schema's applied steps are history: step 1 made the per-pot column step 5 folds
     "dealer_assist/services/storage/schema.py": "issue 24: step 1's column, kept as applied",
-    "static/js/between.js": "issue 22: pages drawn from the metadata",
-    "static/js/common.js": "issue 22: pages drawn from the metadata",
-    "static/js/history.js": "issue 22: the replay's places from the metadata (common.js)",
-    "static/js/phone.js": "issue 22: pages drawn from the metadata",
-    "static/js/tablet.js": "issue 22: pages drawn from the metadata",
-    "templates/phone.html": "issue 22: pages drawn from the metadata",
-    "templates/replay.html": "issue 22: the replay's places from the metadata (common.js)",
-    "templates/tablet.html": "issue 22: pages drawn from the metadata",
 }
 
 

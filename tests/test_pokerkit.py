@@ -115,6 +115,10 @@ class Differences:
     """The documented differences met, by kind."""
 
     seen: Counter[str] = field(default_factory=Counter)
+    # PokerKit's fixed-limit raise count taken back after a short all-in raise (R5), a
+    # setting of the state played along: a hand history replayed without it may refuse a
+    # raise that R5 allows (tests/test_phh.py)
+    uncounted_raises: int = 0
 
 
 def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") -> RandomDeal:
@@ -129,6 +133,9 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
         "ante": rng.choice([0, 0, 0, 1, 2]), "odd_chip": rng.choice(["left_of_dealer", "carry"]),
         "min_bet": rng.choice([1, big_blind, big_blind, 2 * big_blind + 1]),
     }
+    if not rules["ante"] and rng.random() < 0.3:  # R64: one or the other
+        rules["big_blind_ante"] = rng.choice([1, big_blind, 2 * big_blind])
+    rules["straddle"] = betting != "fixed_limit" and rng.random() < 0.25  # R63
     if betting == "fixed_limit":
         rules["small_bet"] = big_blind  # the big blind is one small bet, as fixed limit plays
         rules["big_bet"] = 2 * big_blind
@@ -137,8 +144,21 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
     # a big blind posted short is a documented difference (see above): that seat can post it
     big = 0 if n == 2 else 1  # heads up the dealer (seat 0) posts the small blind (R60)
     big_seat = (1 + big) % n
-    stacks[big_seat] = max(stacks[big_seat], rules["ante"] + big_blind)
+    stacks[big_seat] = max(stacks[big_seat], rules["ante"] + rules.get("big_blind_ante", 0)
+                           + big_blind)
+    if straddled(rules, n):  # a straddle posted short: as a short big blind
+        stacks[3 % n] = max(stacks[3 % n], rules["ante"] + 2 * big_blind)
     return RandomDeal(stacks, rules, seed, variant)
+
+
+def straddled(rules: dict[str, Any], n: int) -> bool:
+    """R63: a straddle is posted (never heads up, nor in fixed limit)."""
+    return bool(rules.get("straddle")) and n >= 3 and rules["betting"] != "fixed_limit"
+
+
+def opening_bet(d: RandomDeal) -> int:
+    """The pre-flop round's bet: the big blind, or the straddle (R63)."""
+    return d.rules["big_blind"] * (2 if straddled(d.rules, d.n) else 1)
 
 
 def pokerkit_state(d: RandomDeal) -> State:
@@ -146,16 +166,22 @@ def pokerkit_state(d: RandomDeal) -> State:
     fixed = r["betting"] == "fixed_limit"
     # streets: pre-flop (the big blind and three raises), flop (small bets), turn, river
     sizes = [r.get("small_bet", 0), r.get("small_bet", 0), r.get("big_bet", 0),
-             r.get("big_bet", 0)] if fixed else [max(r["big_blind"], r["min_bet"])] + [
+             r.get("big_bet", 0)] if fixed else [max(opening_bet(d), r["min_bet"])] + [
              r["min_bet"]] * 3
     caps = [3, 4, 4, 4] if fixed else [None] * 4
     streets = [Street(False, (False,) * d.hole, 0, False, Opening.POSITION, sizes[0], caps[0])]
     streets += [Street(False, (), count, False, Opening.POSITION, size, cap)
                 for count, size, cap in zip((3, 1, 1), sizes[1:], caps[1:], strict=True)]
-    blinds = (r["small_blind"], r["big_blind"]) if r["small_blind"] else (0, r["big_blind"])
+    blinds: tuple[int, ...] = (r["small_blind"], r["big_blind"])
+    if straddled(r, d.n):  # R63: a third blind of twice the big one, left of it
+        blinds += (2 * r["big_blind"],)
+    # R64: the big blind's one ante, dead (not trimmed), on PokerKit's big blind (index 1, or
+    # heads up the other, as PokerKit reverses the antes there)
+    bba = r.get("big_blind_ante", 0)
+    antes: int | dict[int, int] = {1: bba} if bba else r["ante"]
     return State(
         AUTOMATIONS, Deck.STANDARD, (d.hand,), tuple(streets),
-        STRUCTURES[r["betting"]], True, r["ante"], blinds, 0,
+        STRUCTURES[r["betting"]], not bba, antes, blinds, 0,
         tuple(pokerkit_order(d, d.stacks)), d.n, mode=Mode.CASH_GAME,
     )
 
@@ -250,7 +276,9 @@ def pokerkit_range(state: State) -> tuple[int, int]:
     return smallest, allin
 
 
-def play(d: RandomDeal, differences: Differences) -> None:
+def play(d: RandomDeal, differences: Differences) -> Table:
+    """One random deal through both engines; the table it ends at (tests/test_phh.py exports
+    it)."""
     rng = random.Random(d.seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
@@ -285,10 +313,12 @@ def play(d: RandomDeal, differences: Differences) -> None:
         else:
             assert betting, (d, step, "a bet where PokerKit has none")
             may_raise = compare_legal(t, state, d, differences)
-            t = bet(t, state, step, rng, may_raise=may_raise, fixed=fixed)
+            t = bet(t, state, step, rng, may_raise=may_raise, fixed=fixed,
+                    differences=differences)
     if betting:
         idle_check(state, d, differences)
     compare_stacks(t, state, d, board, pokerkit_order(d, holes))
+    return t
 
 
 def idle_check(state: State, d: RandomDeal, differences: Differences) -> None:
@@ -302,7 +332,7 @@ def idle_check(state: State, d: RandomDeal, differences: Differences) -> None:
 
 
 def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may_raise: bool,
-        fixed: bool) -> Table:
+        fixed: bool, differences: Differences) -> Table:
     who = step["player"]
     roll = rng.random()
     if roll < 0.12 and step["to_call"]:
@@ -327,6 +357,7 @@ def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may
     full = max(short_before, street.min_completion_betting_or_raising_amount)
     if fixed and top_before and not state.stacks[index] and amount - top_before < full:
         state.completion_betting_or_raising_count -= 1  # R5: a short all-in raise is no raise
+        differences.uncounted_raises += 1
     # R5: after an opening all-in below the minimum bet, a raise is still the minimum bet
     # more, and only such a raise reopens the betting
     state.completion_betting_or_raising_amount = max(
@@ -347,28 +378,38 @@ def compare_stacks(t: Table, state: State, d: RandomDeal, board: list[str],
     their winners share, and give a merged pot's odd chips all to its first winner.)"""
     deal = t.deal
     assert deal is not None
-    carried = 0
     if sum(state.statuses) == 1:
         while state.can_push_chips():
             state.push_chips()
         assert not state.status, d
-        theirs = list(state.stacks)
+        theirs, carried = list(state.stacks), 0
     else:
-        theirs = list(state.stacks)
-        hands = {i: d.hand.from_game("".join(holes[i]), "".join(board))
-                 for i in state.player_indices if state.statuses[i]}
-        for pot in state.pots:
-            best = max(hands[i] for i in pot.player_indices)
-            winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
-            share, odd = divmod(pot.amount, len(winners))
-            for position, i in enumerate(winners):
-                extra = 1 if d.rules["odd_chip"] == "left_of_dealer" and position < odd else 0
-                theirs[i] += share + extra
-            carried += odd if d.rules["odd_chip"] == "carry" else 0
+        theirs, carried = shared_as_r7(state, holes, board, d.rules["odd_chip"], d.hand)
     assert sum(theirs) + carried == sum(d.stacks), d
     ours = pokerkit_order(d, [p.stack for p in deal.players])
     assert ours == theirs, (d, ours, theirs)
     assert deal.carry == carried, d
+
+
+def shared_as_r7(state: State, holes: list[list[str]], board: list[str], odd_chip: str,
+                 hand: type[StandardHighHand] | type[OmahaHoldemHand] = StandardHighHand
+                 ) -> tuple[list[int], int]:
+    """PokerKit's stacks with its pots (read once the betting is over) shared as R6 and R7
+    say: each pot among its best hands by PokerKit's ``hand`` ranking, odd chips one at a
+    time from the dealer's left or carried; and the chips carried."""
+    theirs = list(state.stacks)
+    carried = 0
+    hands = {i: hand.from_game("".join(holes[i]), "".join(board))
+             for i in state.player_indices if state.statuses[i]}
+    for pot in state.pots:
+        best = max(hands[i] for i in pot.player_indices)
+        winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
+        share, odd = divmod(pot.amount, len(winners))
+        for position, i in enumerate(winners):
+            extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
+            theirs[i] += share + extra
+        carried += odd if odd_chip == "carry" else 0
+    return theirs, carried
 
 
 def run(count: int, seed: int, variant: str = "texas_holdem") -> Differences:

@@ -82,7 +82,7 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     from dealer_assist.core import evaluator
     from dealer_assist.services import integrity, storage
     from dealer_assist.services.connection_caps import total_for_descriptors
-    from dealer_assist.web import log_guard, off_loop
+    from dealer_assist.web import log_guard, off_loop, phh_api
     from dealer_assist.web.app import create_app
     from dealer_assist.web.damaged import damaged_tables
     from dealer_assist.web.extensions import MAX_BODY_BYTES, get_socketio
@@ -121,11 +121,13 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     # The hand evaluator's tables fill while the dealer sets up, not at the first showdown.
     off_loop.start(evaluator.warm_up, name="warm-up")
 
+    imports = {IMPORT_PATH: MAX_IMPORT_BYTES, phh_api.IMPORT_PATH: phh_api.MAX_IMPORT_BYTES}
+
     def largest_body(path: str, headers: Any, address: str) -> int:
         """What the server reads of a body before the app: 64 KB, an import's 4 MB when it
         may be the host's (web/host.py)."""
-        if path == IMPORT_PATH and may_be_host(app, address, headers.get("Authorization")):
-            return MAX_IMPORT_BYTES
+        if path in imports and may_be_host(app, address, headers.get("Authorization")):
+            return imports[path]
         return MAX_BODY_BYTES
 
     server = GuardedServer((host, port), app, connections(app), largest_body=largest_body,

@@ -64,7 +64,7 @@ MAX_TEXT = 64  # a card or a player's name never needs more
 # read into ``cells`` when it names cells. Types not listed here (none yet) are not checked.
 FIELDS_OF: dict[ActionType, frozenset[str]] = {
     ActionType(kind): frozenset(fields) for kind, fields in {
-        "start_deal": ("variant",),
+        "start_deal": ("variant", "straddle"),
         "buy": ("player", "count"),
         "deal_cards": ("player", "cards"),
         "next": (),
@@ -112,6 +112,7 @@ class Action:
     to: str | None = None  # adjust: who receives the chips
     note: str | None = None  # adjust: why, in the host's words
     variant: str | None = None  # start_deal: the game of this deal (dealer's choice, R71)
+    straddle: bool | None = None  # start_deal: this deal straddled, or not, whatever the rule
     stack: int | None = None  # seat: the new player's chips
     after: str | None = None  # seat: the player the new one sits after, clockwise (R70)
 
@@ -128,8 +129,8 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type)}
-        for key in ("player", "count", "amount", "card", "to", "note", "variant", "stack",
-                    "after"):
+        for key in ("player", "count", "amount", "card", "to", "note", "variant", "straddle",
+                    "stack", "after"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -190,13 +191,14 @@ class Action:
             to=_text(body, "to"),
             note=_note(body.get("note")),
             variant=_text(body, "variant"),
+            straddle=_flag(body, "straddle"),
             stack=_chips(body, "stack"),
             after=_text(body, "after"),
         )
 
 
 _FIELDS = {"player", "count", "amount", "card", "cards", "cells", "hands", "board", "to",
-           "note", "variant", "stack", "after"}
+           "note", "variant", "straddle", "stack", "after"}
 MAX_NOTE = 200
 
 
@@ -212,6 +214,13 @@ def _text(body: dict[str, Any], key: str) -> str | None:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
         raise InvalidActionError(f"{key} must be a short piece of text, not {_short(value)}.")
     return value.strip()
+
+
+def _flag(body: dict[str, Any], key: str) -> bool | None:
+    value = body.get(key)
+    if value is None or isinstance(value, bool):
+        return value
+    raise InvalidActionError(f"{key} must be true or false, not {_short(value)}.")
 
 
 def _chips(body: dict[str, Any], key: str) -> int | None:

@@ -257,8 +257,10 @@ class BettingPhase(Phase):
             # R5: the big blind is the round's bet, and a big blind all in for less still
             # makes the others call the full blind; the short blind can win only what it
             # matched (R6)
-            rnd.current = max(max(p.round_bet for p in deal.players), deal.rules.big_blind)
-            rnd.last_raise = max(rnd.last_raise, deal.rules.big_blind)
+            # a straddle (R63, a third blind) is the round's bet as the big blind is
+            blind = deal.rules.big_blind * (2 if len(deal.blinds) > 2 else 1)
+            rnd.current = max(max(p.round_bet for p in deal.players), blind)
+            rnd.last_raise = max(rnd.last_raise, blind)
             rnd.raises = 1 if rnd.current else 0
         deal.round = rnd
         deal.turn = self.next_to_act(deal, opener, include_start=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dealer_assist.core.deal import Deal, PlayerStatus, Stake, Totals
+from dealer_assist.core.deal import Deal, Player, PlayerStatus, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -66,8 +66,10 @@ class Antes:
 class Blinds(Antes):
     """The antes, then the small and the big blind (R30, R60): left of the dealer and the
     next seat, heads up the dealer and the other; a blind short of chips posts what it has,
-    all in (R5). Pre-flop betting starts left of the big blind, later rounds left of the
-    dealer."""
+    all in (R5). A big-blind ante (R64) is posted by the big blind before its blind: dead
+    (in the pot, not the round's bet), and first, so a short big blind posts the ante and
+    then what is left of the blind. Pre-flop betting starts left of the big blind, later
+    rounds left of the dealer."""
 
     def blind_seats(self, deal: Deal) -> tuple[int, int]:
         playing = [p.seat for p in deal.seats_from(deal.dealer) if p.status != PlayerStatus.OUT]
@@ -78,6 +80,7 @@ class Blinds(Antes):
     def post(self, deal: Deal) -> None:
         super().post(deal)
         small, big = self.blind_seats(deal)
+        self.post_big_blind_ante(deal, deal.players[big])
         for seat, amount, name in ((small, deal.rules.small_blind, "small"),
                                    (big, deal.rules.big_blind, "big")):
             p = deal.players[seat]
@@ -89,6 +92,41 @@ class Blinds(Antes):
                 p.status = PlayerStatus.ALL_IN
             deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
         deal.blinds = (small, big)
+        self.post_straddle(deal, big)
+
+    @staticmethod
+    def post_straddle(deal: Deal, big: int) -> None:
+        """R63: with ``rules.straddle``, the next player dealt in left of the big blind posts
+        twice the big blind, a live blind (all in for less); never heads up, nor in fixed
+        limit. Pre-flop betting then starts left of the straddler (the last blind)."""
+        rules = deal.rules
+        playing = [p for p in deal.seats_from(big + 1) if p.status != PlayerStatus.OUT]
+        if not rules.straddle or rules.betting == "fixed_limit" or len(playing) < 3:
+            return
+        p = playing[0]
+        if p.status != PlayerStatus.IN:
+            return
+        paid = min(2 * rules.big_blind, p.stack)
+        deal.put(p, paid)
+        if p.stack == 0:
+            p.status = PlayerStatus.ALL_IN
+        deal.log.append(f"{p.name} straddles for {paid}.")
+        deal.blinds = (*deal.blinds, p.seat)
+
+    @staticmethod
+    def post_big_blind_ante(deal: Deal, p: Player) -> None:
+        """R64: the one ante of the table, from the big blind's stack, dead: in the main pot
+        for whoever wins it, never a layer of the big blind's own that comes back (as
+        PokerKit posts it with ``ante_trimming_status`` off, as recorded WSOP hands are)."""
+        ante = deal.rules.big_blind_ante
+        if not ante or p.status != PlayerStatus.IN:
+            return
+        paid = min(ante, p.stack)
+        p.stack -= paid
+        deal.carry += paid  # dead chips in the main pot
+        if p.stack == 0:
+            p.status = PlayerStatus.ALL_IN
+        deal.log.append(f"{p.name} posts the big-blind ante of {paid}.")
 
     def opener(self, deal: Deal, phase: BettingPhase) -> int:
         if phase.preflop:

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 # The house rules every betting game offers on the home page, in the order shown.
 BETTING_RULES: tuple[str, ...] = ("ante", "betting", "min_bet", "small_bet", "big_bet",
                                   "odd_chip", "buy_in")
+# ... and those a game played with blinds adds before them (R30, R60, R63, R64)
+BLIND_RULES: tuple[str, ...] = ("small_blind", "big_blind", "big_blind_ante", "straddle",
+                                *BETTING_RULES)
 
 
 class Game(GameRules):
@@ -50,6 +53,9 @@ class Game(GameRules):
     # a deal won because everyone else folded still names its winning lines (none): the
     # result of a game played on lines always says which lines won
     uncontested_lines: ClassVar[bool] = False
+    # PHH's variant code for the game under each betting structure, where the hand history
+    # standard has one: such a game is written as PHH's hold 'em family (services/phh.py)
+    phh_codes: ClassVar[Mapping[str, str]] = {}
     stakes_per_card: ClassVar[bool] = False  # R24: every card bought is a betting seat
     one_pot: ClassVar[bool] = False  # R55: the winner takes every chip bet, no side pots
     between_deal_actions: ClassVar[tuple[str, ...]] = (
@@ -294,7 +300,10 @@ class Game(GameRules):
             return self.forced_bets.next_dealer(totals)
         return (totals.button + 1) % len(totals.stacks)
 
-    def start(self, setup: TableSetup, totals: Totals) -> Deal:
+    def start(self, setup: TableSetup, totals: Totals,
+              overrides: Mapping[str, Any] | None = None) -> Deal:
+        """A new deal; ``overrides``: house rules laid over the table's for this deal alone
+        (``start_deal``'s ``straddle``, R63)."""
         if totals.game_over:
             raise IllegalActionError("The game is over: no more deals at this table.")
         dealer = self.next_dealer(totals)
@@ -304,7 +313,8 @@ class Game(GameRules):
                                                   strict=True))
         ]
         deal = Deal(
-            game=self, rules=self.rules, players=players, dealer=dealer,
+            game=self, rules=replace(self.rules, **overrides) if overrides else self.rules,
+            players=players, dealer=dealer,
             totals=replace(totals, deal_number=totals.deal_number + 1),
             carried=dict(totals.carried), carry=totals.carry,
         )

@@ -81,6 +81,8 @@ class HouseRules:
     big_bet: int = 2
     small_blind: int = 1
     big_blind: int = 2
+    big_blind_ante: int = 0  # R64: one ante for the table, posted by the big blind
+    straddle: bool = False  # R63: left of the big blind posts twice it, a live blind
     odd_chip: OddChip = OddChip.LEFT_OF_DEALER
     river_raise: bool = False
     wilds: Wilds = Wilds.NONE
@@ -106,14 +108,14 @@ class HouseRules:
         if "big_bet" not in given and "small_bet" in given:
             values["big_bet"] = 2 * _whole(given["small_bet"], "small_bet", 1)
         for name in ("ante", "min_bet", "small_bet", "big_bet", "small_blind", "big_blind",
-                     "buy_in"):
+                     "big_blind_ante", "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
-                                   0 if name in ("ante", "small_blind") else 1)
+                                   0 if name in ("ante", "small_blind", "big_blind_ante") else 1)
         banker = values.get("banker")
         if banker is not None and (not isinstance(banker, str) or not banker.strip()
                                    or len(banker) > 80):
             raise SetupError("banker must be the name of a player at the table.")
-        for name in ("river_raise", "draw_for_blind"):
+        for name in ("river_raise", "draw_for_blind", "straddle"):
             if not isinstance(values.get(name, False), bool):
                 raise SetupError(f"{name} must be true or false.")
         allowed = game.betting_structures
@@ -141,6 +143,9 @@ class HouseRules:
             raise SetupError("big_bet cannot be smaller than small_bet.")
         if self.big_blind < self.small_blind:
             raise SetupError("big_blind cannot be smaller than small_blind.")
+        if self.ante and self.big_blind_ante:  # R64: one or the other
+            raise SetupError(f"Choose an ante or a big-blind ante, not both: ante is "
+                             f"{self.ante} and big_blind_ante {self.big_blind_ante}.")
 
     def to_json(self) -> dict[str, Any]:
         return dict(self._json)
@@ -158,7 +163,7 @@ class RuleKind(StrEnum):
     CHIPS = "chips"
     CHOICE = "choice"
     BOOL = "bool"
-    PLAYER = "player"  # one of the table's players, or none
+    PLAYER = "player"  # one of the table's players, or none (``RuleSpec.nobody``)
 
 
 @dataclass(frozen=True)
@@ -177,6 +182,10 @@ class RuleSpec:
     # (value, label, in a line of rules): the first choice is the plain one, left out of a line
     choices: tuple[tuple[str, str, str], ...] = ()
     betting: tuple[Betting, ...] = ()  # the structures it applies to; () for any
+    # a rule of the table, not of a game (who holds the cash): the home page offers it with
+    # every game, and no game lists it in ``Game.house_rules``
+    every_game: bool = False
+    nobody: str = ""  # a player rule left unset: who it falls to ("The host")
 
     def applies(self, betting: str | None) -> bool:
         """Whether the rule is read under ``betting`` (None: the game has no betting)."""
@@ -185,11 +194,14 @@ class RuleSpec:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "label": self.label,
                                "kind": self.kind.value, "help": self.help,
-                               "betting": [b.value for b in self.betting] or None}
+                               "betting": [b.value for b in self.betting] or None,
+                               "every_game": self.every_game}
         if self.kind is RuleKind.CHIPS:
             out["min"] = self.minimum
         if self.choices:
             out["choices"] = [{"value": v, "label": label} for v, label, _ in self.choices]
+        if self.kind is RuleKind.PLAYER:
+            out["nobody"] = self.nobody
         return out
 
 
@@ -210,6 +222,10 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
              betting=(Betting.FIXED_LIMIT,)),
     RuleSpec("small_blind", "Small blind", RuleKind.CHIPS),
     RuleSpec("big_blind", "Big blind", RuleKind.CHIPS, minimum=1),
+    RuleSpec("straddle", "Straddle", RuleKind.BOOL, betting=_NO_OR_POT,
+             help="left of the big blind posts twice it, and acts last pre-flop"),
+    RuleSpec("big_blind_ante", "Big-blind ante", RuleKind.CHIPS, short="big-blind ante",
+             help="one ante for the whole table, posted by the big blind (0 = none)"),
     RuleSpec("odd_chip", "Odd chip of a split pot", RuleKind.CHOICE, choices=(
         (OddChip.LEFT_OF_DEALER.value, "Left of the dealer", ""),
         (OddChip.CARRY.value, "Carries to the next deal", "odd chips carry"))),
@@ -222,8 +238,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         (Wilds.DEUCES.value, "Deuces", "deuces wild"))),
     RuleSpec("draw_for_blind", "Draw for the first blind", RuleKind.BOOL,
              help="lowest card takes it; else the first player listed"),
-    RuleSpec("banker", "Banker", RuleKind.PLAYER,
-             help="the player who holds in cash what the table keeps; else the host (R76)"),
+    RuleSpec("banker", "Banker", RuleKind.PLAYER, every_game=True, nobody="The host",
+             help="holds in cash the chips the table keeps between deals, and pays them out"),
 )
 RULE_SPEC: dict[str, RuleSpec] = {spec.name: spec for spec in RULE_SPECS}
 
@@ -282,17 +298,3 @@ def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
-
-def max_cards_per_player(players: int) -> int:
-    """R22: how many cards each player may buy, where players buy cards."""
-    if players <= 3:
-        return 7
-    if players == 4:
-        return 5
-    if players == 5:
-        return 4
-    if players <= 7:
-        return 3
-    if players <= 11:
-        return 2
-    return 1

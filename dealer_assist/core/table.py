@@ -257,7 +257,10 @@ class Table:
                    if out else "")
             raise IllegalActionError(
                 f"{game.name} is for {low} to {high} players dealt in, not {len(seats)}{why}.")
-        deal = game.start(self.setup, deal_totals(game, totals, seats))
+        if action.straddle and "straddle" not in game.house_rules:
+            raise IllegalActionError(f"{game.name} has no straddle (R63).")
+        overrides = {"straddle": action.straddle} if action.straddle is not None else None
+        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides)
         return Table(self.setup, totals, deal, Chain((action,)), self.seq + 1, game=game,
                      seats=seats, before_start=self)
 

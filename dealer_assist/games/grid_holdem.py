@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.blinds import Antes, Blinds
-from dealer_assist.core.game import BETTING_RULES, Game
+from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import (
     CELLS_4,
     CELLS_5,
@@ -42,7 +42,7 @@ class TexasDozen(Game):
     players = (2, 13)  # R30
     betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R30: the ante is optional
-    house_rules = ("small_blind", "big_blind", *BETTING_RULES)
+    house_rules = BLIND_RULES
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = GRID5
     forced_bets = Blinds()

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from dealer_assist.core.blinds import Blinds
-from dealer_assist.core.game import BETTING_RULES, Game
+from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import BOARD, Layout
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.rules import Betting
@@ -22,12 +22,13 @@ class Omaha(Game):
     players = (2, 10)  # R62
     betting_structures = (Betting.POT_LIMIT, Betting.NO_LIMIT, Betting.FIXED_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": Betting.POT_LIMIT}
-    house_rules = ("small_blind", "big_blind", *BETTING_RULES)
+    house_rules = BLIND_RULES
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
+    phh_codes: ClassVar[Mapping[str, str]] = {"pot_limit": "PO"}  # PHH's one Omaha
 
     def build_phases(self) -> list[Phase]:
         return board_phases(4, TwoFromHoleThreeFromBoard())

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.blinds import Blinds
-from dealer_assist.core.game import BETTING_RULES, Game
+from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import BOARD, BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.result import Result
@@ -45,12 +45,13 @@ class TexasHoldem(Game):
     players = (2, 10)  # R60
     betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R60: the ante is optional
-    house_rules = ("small_blind", "big_blind", *BETTING_RULES)
+    house_rules = BLIND_RULES
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
+    phh_codes: ClassVar[Mapping[str, str]] = {"no_limit": "NT", "fixed_limit": "FT"}
 
     def build_phases(self) -> list[Phase]:
         return board_phases(2, BestFive())

@@ -34,6 +34,7 @@ from dealer_assist.web.history_api import bp as history_bp
 from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
 from dealer_assist.web.pages import bp as pages_bp
+from dealer_assist.web.phh_api import bp as phh_bp
 from dealer_assist.web.redis_queue import QueueManager
 from dealer_assist.web.socket_events import follow_queue, register_events
 
@@ -96,6 +97,7 @@ def create_app(
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(history_bp)
+    app.register_blueprint(phh_bp)
     install_host(app)
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)

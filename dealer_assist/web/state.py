@@ -138,10 +138,20 @@ def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[st
                 "buy_in": buy_in,
             }
             entry.update(game.player_fields(deal, p, dealer=dealer, shown=shown))
+            if p.seat in deal.blinds and not over:
+                entry["blind"] = blind_word(deal.blinds.index(p.seat), len(deal.blinds))
         if name in away:
             entry["sitting_out"] = True
         out.append(entry)
     return out
+
+
+def blind_word(index: int, count: int) -> str:
+    """Which blind the ``index``-th of a deal's ``count`` blinds is, for the player rows'
+    markers: the only one, or small, big and then straddles in the order they were posted."""
+    if count == 1:
+        return "blind"
+    return ("small", "big")[index] if index < 2 else "straddle"
 
 
 def grid_state(table: Table, step: dict[str, Any]) -> dict[str, Any] | None:

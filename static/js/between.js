@@ -10,30 +10,6 @@
   // what the dealer has open, kept across the re-renders every state brings
   const open = { game: null, panel: null, player: null };
 
-  const RULE_WORDS = {
-    ante: "ante", small_blind: "small blind", big_blind: "big blind", min_bet: "min bet",
-    small_bet: "small bet", big_bet: "big bet", river_raise: "river raise", wilds: "wilds",
-  };
-  const BETTING_WORDS = { no_limit: "No limit", pot_limit: "Pot limit", fixed_limit: "Fixed limit" };
-
-  /* "No limit · ante 1 · blinds 1/2": the rules a game reads, in a line. */
-  function rulesLine(rules) {
-    if (!rules) return "";
-    const bits = [];
-    if (rules.betting) bits.push(BETTING_WORDS[rules.betting] || rules.betting);
-    if ("small_blind" in rules) bits.push(`blinds ${rules.small_blind}/${rules.big_blind}`);
-    for (const [k, v] of Object.entries(rules)) {
-      if (["betting", "small_blind", "big_blind", "odd_chip"].includes(k)) continue;
-      if (rules.betting !== "fixed_limit" && (k === "small_bet" || k === "big_bet")) continue;
-      if (rules.betting === "fixed_limit" && k === "min_bet") continue;
-      if (typeof v === "boolean") { if (v) bits.push(RULE_WORDS[k] || k); continue; }
-      if (k === "wilds" && v === "none") continue;
-      bits.push(`${RULE_WORDS[k] || k} ${v}`);
-    }
-    if (rules.odd_chip === "carry") bits.push("odd chips carry");
-    return bits.join(" · ");
-  }
-
   function numberBox(id, value, label) {
     return h("label.bd-field", null, h("span.bd-label", { text: label }),
       h("input.bd-input", { id, type: "number", inputmode: "numeric", min: "1", step: "1", value: String(value ?? "") }));
@@ -45,22 +21,34 @@
     return Number.isInteger(n) && n > 0 ? n : null;
   }
 
+  /* "Start deal 2", "Start hand 2 of 21", "Start deal 4: <another game>": the game's own word
+   * for a deal, and its name where the dealer chose another game. */
+  function startWords(s, chosen) {
+    const variant = chosen ? chosen.variant : s.variant;
+    const g = DA.game(variant);
+    // a game of a fixed number of deals counts its own; another game starts again at 1
+    const number = g.deals_per_game
+      ? (variant === s.variant && s.result && !s.result.game_winner ? (s.deal_number || 0) + 1 : 1)
+      : (s.deal_number || 0) + 1;
+    const words = `Start ${DA.dealWords({ variant }, number).toLowerCase()}`;
+    return chosen && !chosen.current ? `${words}: ${chosen.name}` : words;
+  }
+
   function nextDeal(s, act, toolRow) {
     const games = s.next_games || [];
     const current = games.find((g) => g.current) || games[0];
+    // the game the dealer picked stays picked through an undo of a start tapped by mistake
     const chosen = games.find((g) => g.variant === open.game && !g.refusal) || current;
     const el = h("div.bd-next");
-    const label = chosen && !chosen.current ? `Start the next deal: ${chosen.name}`
-      : (s.deal_number ? "Start the next deal" : "Start deal");
     el.append(h("button.btn.primary.huge", {
       type: "button", dataset: { action: "start_deal" }, disabled: chosen && chosen.refusal ? true : null,
       onclick: () => {
         const body = { type: "start_deal" };
         if (chosen && !chosen.current) body.variant = chosen.variant;
-        open.game = null;
+        open.game = chosen ? chosen.variant : null;
         act(body);
       },
-    }, label));
+    }, startWords(s, chosen)));
     if (chosen && chosen.refusal) el.append(h("p.bd-refusal", { text: chosen.refusal }));
     el.append(toolRow);
     if (games.length > 1) {
@@ -73,7 +61,7 @@
           dataset: { variant: g.variant },
           onclick: () => { open.game = g.variant; rerender(); },
         }, h("span.bd-game-name", { text: g.name + (g.current ? " (same game)" : "") }),
-        h("span.bd-game-rules", { text: g.refusal || rulesLine(g.rules) })));
+        h("span.bd-game-rules", { text: g.refusal || g.rules_line || "" })));
       }
       el.append(h("div.panel-title", { text: "Dealer's choice" }), list);
     }
@@ -172,8 +160,9 @@
       } }, "Record correction"), cancelButton());
   }
 
-  /* Seat a player, Correction and Undo: the table-wide tools, beside the next deal. */
-  function tools(s, act, allowed) {
+  /* Seat a player, Correction, the players' QR and Undo: the table-wide tools, beside the
+   * next deal. */
+  function tools(s, act, allowed, showQr) {
     const row = h("div.bd-tools");
     if (allowed.includes("seat")) {
       row.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "seat" },
@@ -183,6 +172,9 @@
       row.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "adjust" },
         onclick: () => { open.panel = "adjust"; open.player = null; rerender(); } }, "Correction"));
     }
+    if (showQr) {
+      row.append(h("button.btn.big.bd-tool", { type: "button", dataset: { do: "qr" }, onclick: showQr }, "Players' QR"));
+    }
     row.append(h("button.btn.big.bd-tool.bd-undo", { type: "button", dataset: { do: "undo" },
       disabled: s.can_undo ? null : true, onclick: () => act({ type: "undo" }) }, "\u21B6 Undo"));
     return row;
@@ -191,15 +183,18 @@
   let rerender = () => {};
 
   /* The between-deal screen for state ``s``; ``act`` posts an action, ``render`` redraws. */
-  DA.betweenDeals = (s, { act, render, showError }) => {
+  DA.betweenDeals = (s, { act, render, showError, showQr = null }) => {
     rerender = render;
     DA.betweenError = showError;
     const typed = {}; // what the dealer has typed survives a redraw
     for (const input of document.querySelectorAll("#between .bd-input")) typed[input.id] = input.value;
     const allowed = s.between_actions || [];
     const el = h("div.between#between");
-    el.append(nextDeal(s, act, tools(s, act, allowed)));
-    if (s.kings_pot_words) el.append(h("p.bd-waiting", { text: s.kings_pot_words }));
+    el.append(nextDeal(s, act, tools(s, act, allowed, showQr)));
+    // a pot another game keeps, waiting through this one (R72): the server's words
+    for (const pot of s.carried_pots || []) {
+      if (pot.waiting) el.append(h("p.bd-waiting", { dataset: { carried: pot.key }, text: pot.words }));
+    }
     if (open.panel === "seat") el.append(seatForm(s, act));
     if (open.panel === "adjust") el.append(adjustForm(s, act));
     const players = h("ul.bd-players");

@@ -1,5 +1,7 @@
 /* dealer-assist: helpers shared by the pages. Plain JavaScript, no build step.
- * Server text (player names, table names, log lines) only ever goes through textContent. */
+ * Server text (player names, table names, log lines) only ever goes through textContent.
+ * Nothing here knows a game: what a game draws (its layout, the places beside it, the pots it
+ * carries, the word its stakes are counted in) comes from its metadata, embedded in the page. */
 "use strict";
 
 const DA = (() => {
@@ -7,17 +9,26 @@ const DA = (() => {
   const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
   const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   const SUITS = ["s", "h", "d", "c"];
-  // The games as the server describes them (Game.metadata), embedded in the page as JSON.
-  const GAMES = (() => {
-    const el = document.getElementById("games");
-    const list = el ? JSON.parse(el.textContent) : [];
-    return Object.fromEntries(list.map((g) => [g.variant, g]));
-  })();
-  const NO_GAME = { layout: { kind: "grid", cells: [], lines: {}, marks: {}, line_titles: {}, line_titles_ranked: {}, rank_lines: {} }, stakes_per_card: false, keeps_kings_pot: false, one_pot: false, state_fields: [], deal_word: "Deal", deals_per_game: null };
+  function embedded(id, fallback) {
+    const el = document.getElementById(id);
+    return el ? JSON.parse(el.textContent) : fallback;
+  }
+  // The games as the server describes them (Game.metadata), embedded in the page as JSON:
+  // every game, since any may be dealt at a table (R71).
+  const GAMES = Object.fromEntries(embedded("games", []).map((g) => [g.variant, g]));
+  // The house rules' one vocabulary (name, label, kind, choices, betting, help), in order.
+  const RULES_VOCABULARY = embedded("rules-vocabulary", []);
+  const NO_GAME = {
+    layout: { kind: "grid", cells: [], lines: {}, marks: {}, line_titles: {}, line_titles_ranked: {}, rank_lines: {} },
+    places: [], carried: [], stake_word: null, one_pot: false, deal_word: "Deal", deals_per_game: null,
+  };
   function game(variant) {
     return GAMES[variant] || NO_GAME;
   }
-  const STATUS_WORDS = { in: "In", folded: "Folded", all_in: "All in", out: "Out" };
+  // Where every card bought is a betting seat (R24), stakes are "per card".
+  function perCard(variant) {
+    return !!game(variant).stake_word;
+  }
 
   /* h("div.class#id", {attrs}, children...) builds an element; strings become text nodes. */
   function h(spec, attrs, ...children) {
@@ -61,10 +72,7 @@ const DA = (() => {
   /* The server's card grammar (core/cards.py ``grammar``): rank texts, suit characters and
    * jokers, each to its canonical form. The page reads typed cards by it, keeping no rules of
    * its own; the server parses the record again when it arrives. */
-  const CARD_GRAMMAR = (() => {
-    const el = document.getElementById("card-grammar");
-    return el ? JSON.parse(el.textContent) : { ranks: {}, suits: {}, jokers: {} };
-  })();
+  const CARD_GRAMMAR = embedded("card-grammar", { ranks: {}, suits: {}, jokers: {} });
 
   /* Normalise what a dealer types: "10h", "as", "A♠", "k" -> "Th", "As", "As", "K". */
   function parseCard(text, { rankOnly = false } = {}) {
@@ -98,13 +106,20 @@ const DA = (() => {
     return card.length > 1 ? `${r} of ${SUIT_NAME[card[1]]}` : r;
   }
 
+  /* "A♥": a card as printed in a sentence. */
+  function cardShort(card) {
+    if (!card) return "";
+    if (card[0] === "X") return "Joker";
+    return rankText(card[0]) + (card[1] ? SUIT[card[1]] : "");
+  }
+
   /* A playing card: a small white card with its rank and a red or black suit. */
   function cardEl(card, extra) {
     const cls = extra ? `.${extra.split(" ").join(".")}` : "";
     // role img: a card is a picture of a card, named in words
     if (!card) return h(`span.card.back${cls}`, { role: "img", "aria-label": "face down" });
     if (card === "up") return h(`span.card.unknown${cls}`, { role: "img", "aria-label": "turned, not entered" }, "?");
-    if (card[0] === "X") return h(`span.card.joker${cls}`, { role: "img", "aria-label": "Joker" }, h("span.rank", { text: "J" }), h("span.suit", { text: "\u2605" }));
+    if (card[0] === "X") return h(`span.card.joker${cls}`, { role: "img", "aria-label": "Joker", dataset: { card } }, h("span.rank", { text: "J" }), h("span.suit", { text: "\u2605" }));
     const r = card[0];
     const s = card[1];
     const color = s === "h" || s === "d" ? "red" : s ? "black" : "nosuit";
@@ -119,6 +134,8 @@ const DA = (() => {
   /* A line's title in the game of ``variant``: "Row 1", or with its rank "Row 1 (aces)". */
   function lineName(line, variant, ranked) {
     const layout = game(variant).layout;
+    const place = (game(variant).places || []).find((p) => p.line === line);
+    if (place) return place.title;
     return (ranked ? layout.line_titles_ranked : layout.line_titles)[line] || line;
   }
 
@@ -127,72 +144,143 @@ const DA = (() => {
     return game(variant).layout.rank_lines[card[0]];
   }
 
+  /* A card place as a dealer says it: "row 3, column 4" on a grid, "flop card 2" or "river"
+   * on a board (from the layout's own marks). */
+  function cellWords(cell, variant) {
+    const layout = game(variant).layout;
+    const m = /^r(\d+)c(\d+)$/.exec(cell);
+    if (m) return `row ${m[1]}, column ${m[2]}`;
+    const mark = (layout.marks || {})[cell];
+    if (!mark) return cell;
+    const same = layout.cells.filter((c) => layout.marks[c] === mark);
+    return same.length > 1 ? `${mark.toLowerCase()} card ${same.indexOf(cell) + 1}` : mark.toLowerCase();
+  }
+
   /* "Deal 3", "Hand 3 of 21": what the game calls a deal. */
-  function dealWords(s) {
+  function dealWords(s, number = s.deal_number) {
     const g = game(s.variant);
-    if (!s.deal_number) return "";
-    return g.deals_per_game ? `${g.deal_word} ${s.deal_number} of ${g.deals_per_game}` : `${g.deal_word} ${s.deal_number}`;
+    if (!number) return "";
+    return g.deals_per_game ? `${g.deal_word} ${number} of ${g.deals_per_game}` : `${g.deal_word} ${number}`;
   }
 
   function chips(n) {
     return Number(n || 0).toLocaleString("en-US");
   }
 
-  /* The layout as laid on the table, from the game's metadata: a grid, or a board in a row. */
-  function gridEl(state, opts = {}) {
-    const grid = state.grid;
+  /* "+22", "−10", "0": a change of stack, signed. */
+  function signed(n) {
+    return n > 0 ? `+${chips(n)}` : n < 0 ? `\u2212${chips(-n)}` : "0";
+  }
+
+  // ------------------------------------------------------------------ the felt
+  /* The layout as laid on the table (a grid, or a board in a row) into ``gridBox``, and the
+   * places the game lays beside it (metadata ``places``, e.g. a hand of its own) into
+   * ``placesBox``. ``entry`` (the tablet's card entry, entry.js) makes the places being
+   * entered buttons: ``{values: {id: card}, active: id, open: Set of ids, hands: [{id, title,
+   * slots: [ids]}], onTap(id)}``. */
+  function drawFelt(s, gridBox, placesBox, entry = null) {
+    const g = game(s.variant);
+    clear(gridBox).append(layoutEl(s, g, entry));
+    if (!placesBox) return;
+    clear(placesBox);
+    for (const place of g.places || []) placesBox.append(placeEl(s, place, entry));
+    for (const hand of (entry && entry.hands) || []) {
+      placesBox.append(placeBox(hand.title, hand.id, hand.slots.map((id) => slotEl(id, null, entry))));
+    }
+  }
+
+  function layoutEl(s, g, entry) {
+    const grid = s.grid;
+    const layout = g.layout;
     if (!grid) return h("div");
-    const result = state.result || {};
+    const result = s.result || {};
     const winning = new Set();
     for (const line of result.winning_lines || []) {
       for (const c of (grid.lines && grid.lines[line]) || []) winning.add(c);
     }
-    const step = state.step || {};
-    // the cells to turn now (a board's state may carry no grid.highlight: use the step's)
-    const highlight = new Set(grid.highlight || (step.kind === "reveal" ? step.cells || [] : []));
-    for (const c of opts.extraHighlight || []) highlight.add(c);
-    const pending = opts.pending || {};
-    const layout = game(state.variant).layout;
-    if (layout.kind === "board") {
-      const board = h("div.board", { role: "group", "aria-label": "Board" });
-      layout.cells.forEach((c, i) => {
-        const v = (grid.board || [])[i] ?? grid.cells[c];
-        const cell = h("div.cell", { dataset: { cell: c } },
-          cardEl(pending[c] || v), h("span.mark", { text: layout.marks[c] || "" }));
-        if (highlight.has(c)) cell.classList.add("highlight");
-        if (pending[c]) cell.classList.add("pending");
-        board.append(cell);
-      });
-      return board;
-    }
-    const el = h(`div.grid.size${grid.size}${highlight.size ? ".has-highlight" : ""}`, { role: "group", "aria-label": `${grid.size} by ${grid.size} grid` });
-    for (let r = 1; r <= grid.size; r++) {
-      for (let col = 1; col <= grid.size; col++) {
-        const c = `r${r}c${col}`;
-        const v = grid.cells[c];
-        const face = cardEl(pending[c] || v);
-        face.setAttribute("aria-label", `${c}: ${face.getAttribute("aria-label")}`);
-        const cell = h("div.cell", { dataset: { cell: c } },
-          face, h("span.mark", { text: (grid.marks || {})[c] || "", "aria-hidden": "true" }));
-        if (highlight.has(c)) cell.classList.add("highlight");
-        if (pending[c]) cell.classList.add("pending");
-        if (winning.has(c)) cell.classList.add("win");
-        if (v === null || v === undefined) cell.classList.add("down");
-        if (opts.onCell) cell.addEventListener("click", () => opts.onCell(c));
-        el.append(cell);
+    const step = s.step || {};
+    // the cells to turn now; at a showdown, the cells still to enter
+    const marked = new Set(grid.highlight && grid.highlight.length ? grid.highlight
+      : (["reveal", "showdown"].includes(step.kind) ? step.cells || [] : []));
+    const board = layout.kind === "board";
+    const size = grid.size || 0;
+    const el = board
+      ? h("div.board", { role: "group", "aria-label": "Board" })
+      : h(`div.grid.size${size}`, { role: "group", "aria-label": `${size} by ${size} grid` });
+    if (marked.size) el.classList.add("has-highlight");
+    if (entry) el.classList.add("entering");
+    const cells = board ? layout.cells : [];
+    if (!board) for (let r = 1; r <= size; r++) for (let c = 1; c <= size; c++) cells.push(`r${r}c${c}`);
+    cells.forEach((c, i) => {
+      const known = board ? ((grid.board || [])[i] ?? grid.cells[c]) : grid.cells[c];
+      const open = entry && entry.open.has(c);
+      const card = (open && entry.values[c]) || known;
+      const face = cardEl(card);
+      const where = cellWords(c, s.variant);
+      const mark = (board ? layout.marks : grid.marks || {})[c] || "";
+      // a button is named by what it holds: the place in words (for a screen reader), the card
+      const cell = open
+        ? h("button.cell", { type: "button", dataset: { cell: c, slot: c }, onclick: () => entry.onTap(c) },
+          h("span.sr-only", { text: `${where}:` }))
+        : h("div.cell", { dataset: { cell: c } });
+      if (!open) face.setAttribute("aria-label", `${where}: ${face.getAttribute("aria-label")}`);
+      cell.append(face, h("span.mark", { text: mark, "aria-hidden": "true" }));
+      if (marked.has(c)) cell.classList.add("highlight");
+      if (open && entry.values[c]) cell.classList.add("pending");
+      if (open && entry.active === c) {
+        cell.classList.add("target");
+        cell.setAttribute("aria-current", "true");
       }
-    }
+      if (winning.has(c)) cell.classList.add("win");
+      if (known === null || known === undefined) cell.classList.add("down");
+      el.append(cell);
+    });
     return el;
   }
 
-  function potsEl(state) {
+  // A game's own place (metadata ``places``): face down until the state holds its cards
+  // (``state[field]``), or the cards being entered on the tablet.
+  function placeEl(s, place, entry) {
+    const shown = s[place.field] && s[place.field].length ? s[place.field] : null;
+    const slots = [];
+    for (let i = 0; i < place.cards; i++) {
+      const id = `${place.id}:${i + 1}`;
+      slots.push(entry && entry.open.has(id) ? slotEl(id, null, entry) : slotEl(id, shown ? shown[i] || null : null, null));
+    }
+    const box = placeBox(place.title, place.id, slots);
+    box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes(place.line)));
+    return box;
+  }
+
+  function placeBox(title, id, slots) {
+    return h("div.place", { dataset: { place: id }, role: "group", "aria-label": title },
+      h("span.place-title", { text: title, "aria-hidden": "true" }), h("span.place-cards", null, slots));
+  }
+
+  // One card of a place: a button while it is being entered, else the card.
+  function slotEl(id, card, entry) {
+    if (!entry) return h("span.place-card", { dataset: { slot: id } }, cardEl(card));
+    const value = entry.values[id] || null;
+    const face = cardEl(value);
+    const b = h("button.place-card.highlight", { type: "button", dataset: { slot: id }, onclick: () => entry.onTap(id) },
+      h("span.sr-only", { text: `${entry.labels[id] || id}:` }), face);
+    if (value) b.classList.add("pending");
+    if (entry.active === id) {
+      b.classList.add("target");
+      b.setAttribute("aria-current", "true");
+    }
+    return b;
+  }
+
+  // ------------------------------------------------------------------ pots
+  function potsEl(s) {
     const el = h("div.pots");
-    const g = game(state.variant);
+    const g = game(s.variant);
     // where the winner takes every chip bet this hand (R55): one pot
-    const pots = g.one_pot && (state.pots || []).length
-      ? [{ amount: state.pot_total, eligible: [] }] : (state.pots || []);
-    if (!pots.length && state.result && !state.pot_total) {
-      // the deal is over and its pot is paid out: nothing to show but the king's pot or bank
+    const pots = g.one_pot && (s.pots || []).length
+      ? [{ amount: s.pot_total, eligible: [] }] : (s.pots || []);
+    if (!pots.length && !s.pot_total && (s.result || !s.deal_number)) {
+      // no deal yet, or the deal is over and its pot paid out: only what the table carries
     } else if (pots.length) {
       pots.forEach((p, i) => {
         el.append(h("div.pot", { dataset: { pot: i } },
@@ -202,116 +290,179 @@ const DA = (() => {
       });
     } else {
       el.append(h("div.pot.empty", null, h("span.pot-label", { text: "Pot" }),
-        h("span.pot-amount", { text: chips(state.pot_total) })));
+        h("span.pot-amount", { text: chips(s.pot_total) })));
     }
-    if (g.keeps_kings_pot) {
-      el.append(h("div.pot.kings#kings-pot", null, h("span.pot-label", { text: "King's pot" }),
-        h("span.pot-amount", { text: chips(state.kings_pot) })));
+    // what the table keeps between deals (the server's titles and words), a pot each
+    for (const pot of s.carried_pots || []) {
+      el.append(pot.waiting
+        ? h("div.pot.carried.waiting", { dataset: { carried: pot.key, waiting: "" } }, h("span.pot-label", { text: pot.words }))
+        : h("div.pot.carried", { dataset: { carried: pot.key } }, h("span.pot-label", { text: pot.title }),
+          h("span.pot-amount", { text: chips(pot.amount) })));
     }
-    if (state.kings_pot_words) { // R72: the table's king's pot, waiting through other games
-      el.append(h("div.pot.kings.waiting#kings-pot-waiting", null,
-        h("span.pot-label", { text: state.kings_pot_words })));
-    }
-    if (g.state_fields.includes("bank")) {
-      el.append(h("div.pot.bank#bank", null, h("span.pot-label", { text: "Bank" }),
-        h("span.pot-amount", { text: chips(state.bank) })));
-    }
-    if (state.carried && !pots.length) {
-      el.append(h("div.pot.carried", null, h("span.pot-label", { text: "Carried" }),
-        h("span.pot-amount", { text: chips(state.carried) })));
+    if (s.carried && !pots.length) {
+      el.append(h("div.pot.odd-chips", null, h("span.pot-label", { text: "Carried" }),
+        h("span.pot-amount", { text: chips(s.carried) })));
     }
     return el;
   }
 
-  function statusWord(p) {
-    return STATUS_WORDS[p.status] || p.status;
+  // ------------------------------------------------------------------ players
+  // in the deal is the usual case: only the other ones are said
+  const STATUS_WORDS = { in: "", folded: "Folded", all_in: "All in" };
+  const BLIND_WORDS = { small: "SB", big: "BB", blind: "Blind", straddle: "Straddle" };
+
+  function between(s) {
+    return !s.step || s.step.kind === "start_deal" || s.step.kind === "game_over";
   }
 
-  /* The result of a deal: who takes what, winning lines, every hand. */
-  function resultEl(state, part = "all") {
-    const res = state.result;
+  /* What a player is doing, in a word or a few; "" where there is nothing to say (between
+   * deals, the stack says it all). */
+  function statusWord(s, p) {
+    if (p.sitting_out) return "Sitting out";
+    if (between(s)) return p.stack ? "" : "No chips";
+    if (p.status === "out") {
+      if (!("dealer" in p)) return p.stack ? "Plays from the next deal" : "No chips";
+      return "Not in this deal";
+    }
+    return STATUS_WORDS[p.status] ?? p.status;
+  }
+
+  // One player's row in a players list (tablet, phone, replay): name, dealer button, blind,
+  // stack; then what they are doing, their stakes where cards are bought, and the ``extra``
+  // bits each page adds.
+  function playerItem(s, p, extra = []) {
+    const turn = s.step && s.step.player === p.name;
+    // between deals nobody is in or out: the last deal's folds are over
+    const status = between(s) ? "idle" : p.status;
+    const li = h(`li.player.status-${status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
+    const blind = !between(s) && p.blind; // the server's word for which blind (web/state.py)
+    li.append(h("div.player-top", null,
+      h("span.player-name", { text: p.name }),
+      p.dealer && !between(s) ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
+      blind ? h("span.blind-marker", { title: blind, text: BLIND_WORDS[blind] || blind }) : null,
+      h("span.player-stack", { text: chips(p.stack) })));
+    const word = statusWord(s, p);
+    const bits = word ? [h("span.player-status", { text: word })] : [];
+    const stake = game(s.variant).stake_word;
+    if (stake && !between(s) && ["in", "all_in"].includes(p.status)) {
+      bits.push(h("span.player-cards", { text: `${p.cards ?? 0} ${stake}${p.cards === 1 ? "" : "s"}` }));
+    }
+    li.append(h("div.player-sub", null, bits.concat(extra.filter(Boolean))));
+    return li;
+  }
+
+  // What a player has bet this round (per card where cards are bought), or null.
+  function betBit(s, p) {
+    if (!p.bet) return null;
+    const stake = game(s.variant).stake_word;
+    return h("span.player-bet", { text: stake ? `bet ${chips(p.bet)}/${stake}` : `bet ${chips(p.bet)}` });
+  }
+
+  // ------------------------------------------------------------------ the result
+  /* The result of a deal. ``part``: "summary" (the winning line, the server's sentences and
+   * what each player won or lost), "details" (every hand, every line), "all", "brief" (the
+   * phone's first screen: the summary without the winning line) or "more" (the phone's
+   * second: the winning line, every hand and line). */
+  function resultEl(s, part = "all") {
+    const res = s.result;
     if (!res) return null;
-    const kings = game(state.variant).stakes_per_card;
     if (part === "details" || part === "more") {
-      // "more": the phone's second screen, the winning line and every hand as well
       const d = h("section.result-details#result-details", { "aria-label": "Every line and hand" });
-      if (part === "more") resultHands(state, res, d);
-      resultDetails(state, res, kings, d);
+      if (part === "more" && s.winning_words) d.append(h("p.winning#winning-lines", { text: s.winning_words }));
+      resultHands(s, res, d);
+      resultLines(s, res, d);
       return d.childNodes.length ? d : null;
     }
     const el = h("section.result#result", { "aria-label": "Result" });
     el.append(h("h2", { text: res.game_winner ? "Game over" : "Result" }));
-    // the words are the server's (Game.result_sentences): one a pot, the odd chips, the
-    // king's pot or the bank; the page composes none of its own
-    const sentences = state.result_sentences || (state.result_words ? [state.result_words] : []);
+    if (part !== "brief" && s.winning_words) el.append(h("p.winning#winning-lines", { text: s.winning_words }));
+    // the words are the server's (Game.result_sentences): one a pot, the odd chips, what the
+    // table carries; the page composes none of its own
+    const sentences = s.result_sentences || (s.result_words ? [s.result_words] : []);
     const list = h("ul.result-sentences");
     for (const words of sentences) list.append(h("li", { text: words }));
     el.append(list);
-    const pay = Object.entries(res.payouts || {}).filter(([, v]) => v > 0);
-    if (pay.length) {
-      // who ends with how many more chips: figures, a row a player
-      const payList = h("ul.payouts", { "aria-label": "Chips won" });
-      for (const [name, amount] of pay) {
-        payList.append(h("li", { dataset: { player: name } }, h("span.who", { text: name }),
-          h("span.takes", { text: `+${chips(amount)}` })));
-      }
-      el.append(payList);
+    const rows = netRows(res);
+    if (rows.length) el.append(netList(rows));
+    if (part === "all") {
+      resultHands(s, res, el);
+      resultLines(s, res, el);
     }
-    if (part !== "brief") resultHands(state, res, el);
-    if (part === "all") resultDetails(state, res, kings, el);
+    if (res.standings) {
+      const st = h("ol.standings");
+      for (const x of res.standings) st.append(h("li", null, h("span.who", { text: x.name }), h("span.takes", { text: ` ${chips(x.chips)} chips` })));
+      el.append(st);
+    }
     return el;
   }
 
-  // The winning line, every player's hand and the standings after a game's last deal.
-  function resultHands(state, res, el) {
-    if (state.winning_words) el.append(h("p.winning#winning-lines", { text: state.winning_words }));
-    if (res.hands) {
-      const list = h("ul.hands");
-      for (const [name, info] of Object.entries(res.hands)) {
-        const winner = (res.winners || []).includes(name);
-        const lines = (info.lines || []).map((l) => lineName(l, state.variant, false)).join(", ");
-        list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
-          h("span.who", { text: name }), cardRow(info.cards, "small"),
-          h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
-      }
-      el.append(list);
-    }
-    if (res.standings) {
-      const list = h("ol.standings");
-      for (const s of res.standings) list.append(h("li", null, h("span.who", { text: s.name }), h("span.takes", { text: ` ${chips(s.chips)} chips` })));
-      el.append(list);
-    }
+  // Who won and who lost how much over the deal (``net``: the stack after less before; a
+  // payout counts the player's own chips back), winners first; and what each winner took.
+  function netRows(res) {
+    const pay = res.payouts || {};
+    const net = res.net || null;
+    const names = net ? Object.keys(net) : Object.keys(pay);
+    const rows = names.map((name) => ({ name, net: net ? net[name] : null, takes: pay[name] || 0 }))
+      .filter((r) => r.net || r.takes);
+    rows.sort((a, b) => (b.net ?? b.takes) - (a.net ?? a.takes));
+    return rows;
   }
 
-  function resultDetails(state, res, kings, el) {
-    if (kings && res.lines) {
-      const table = h("table.lines");
-      table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }), h("th", { text: "Held by" }))));
-      const body = h("tbody");
-      for (const [line, info] of Object.entries(res.lines)) {
-        const tr = h("tr", { dataset: { line } },
-          h("td.line-name", { text: lineName(line, state.variant, true) }),
-          h("td", null, cardRow(info.cards, "small")),
-          h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }),
-          h("td.held-by", { text: heldBy(info.held_by) }));
-        if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
-        if (!info.backed) tr.classList.add("unbacked");
-        body.append(tr);
+  function netList(rows) {
+    const list = h("ul.payouts", { "aria-label": "Won and lost this deal" });
+    for (const r of rows) {
+      const li = h("li", { dataset: { player: r.name } }, h("span.who", { text: r.name }));
+      if (r.net !== null) {
+        li.append(h(`span.net.${r.net > 0 ? "up" : r.net < 0 ? "down" : "even"}`, { text: signed(r.net) }));
       }
-      table.append(body);
-      el.append(table);
+      if (r.takes) li.append(h("span.takes", { text: `takes ${chips(r.takes)}` }));
+      list.append(li);
     }
+    return list;
   }
 
-  // "Dee ×2, Cy": who holds the live cards backing a line (R26), a name a card.
+  function resultHands(s, res, el) {
+    if (!res.hands) return;
+    const list = h("ul.hands");
+    for (const [name, info] of Object.entries(res.hands)) {
+      const winner = (res.winners || []).includes(name);
+      const lines = (info.lines || []).map((l) => lineName(l, s.variant, false)).join(", ");
+      list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
+        h("span.who", { text: name }), cardRow(info.cards, "small"),
+        h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
+    }
+    el.append(list);
+  }
+
+  // Every line of a grid whose lines are played, with who backed it (R26).
+  function resultLines(s, res, el) {
+    if (!res.lines) return;
+    const table = h("table.lines");
+    table.append(h("thead", null, h("tr", null, h("th", { text: "Line" }), h("th", { text: "Cards" }), h("th", { text: "Hand" }), h("th", { text: "Held by" }))));
+    const body = h("tbody");
+    for (const [line, info] of Object.entries(res.lines)) {
+      const tr = h("tr", { dataset: { line } },
+        h("td.line-name", { text: lineName(line, s.variant, true) }),
+        h("td", null, cardRow(info.cards, "small")),
+        h("td.hand", { text: info.hand + (info.backed ? "" : " (not backed)") }),
+        h("td.held-by", { text: heldBy(info.held_by) }));
+      if ((res.winning_lines || []).includes(line)) tr.classList.add("win");
+      if (!info.backed) tr.classList.add("unbacked");
+      body.append(tr);
+    }
+    table.append(body);
+    el.append(table);
+  }
+
+  // "Dee ×2, Cy": who holds the live cards that back a line (R26), a name a card.
   function heldBy(names) {
     const counts = new Map();
     for (const n of names || []) counts.set(n, (counts.get(n) || 0) + 1);
     return [...counts].map(([n, k]) => (k > 1 ? `${n} \u00d7${k}` : n)).join(", ") || "\u2014";
   }
 
-  function logEl(state, count) {
-    const lines = (state.log || []).slice(-count).reverse();
+  function logEl(s, count) {
+    const lines = (s.log || []).slice(-count).reverse();
     const el = h("ol.log#log");
     for (const line of lines) el.append(h("li", { text: line }));
     if (!lines.length) el.append(h("li.muted", { text: "No actions yet." }));
@@ -337,8 +488,10 @@ const DA = (() => {
     return out;
   }
 
-  /* Live updates: join the table's room; a state is shown only if it is not older. With
-   * ``onPatch`` the client joins for ``state_patch`` events after the first whole state. */
+  // ------------------------------------------------------------------ live updates
+  /* Join the table's room; a state is shown only if it is not older. With ``onPatch`` the
+   * client joins for ``state_patch`` events after the first whole state. Reconnection tries
+   * again within 2 s however long the network was away (Socket.IO's default backs off to 5). */
   function connectLive({ tableId, token, onState, onStatus, onPatch = null }) {
     if (typeof io !== "function") {
       onStatus("offline");
@@ -346,8 +499,8 @@ const DA = (() => {
     }
     // ?table=ID lets a proxy in front of several processes send the connection to the
     // process that owns the table, as the API and pages are by their path (docs/deployment.md)
-    const socket = io(tableId ? { transports: ["websocket", "polling"], query: { table: tableId } }
-      : { transports: ["websocket", "polling"] });
+    const options = { transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 };
+    const socket = io(tableId ? { ...options, query: { table: tableId } } : options);
     // ``token`` may be a function: a device signed out (R75) re-joins without its token
     const current = () => (typeof token === "function" ? token() : token);
     const join = () => {
@@ -363,6 +516,87 @@ const DA = (() => {
     if (onPatch) socket.on("state_patch", (p) => onPatch(p));
     socket.rejoin = join;
     return socket;
+  }
+
+  /* Follow a table live, and say so when it is not: while the socket is down, the page polls
+   * the state every second, greys what it shows (``.live-part``) under "Not live: last update
+   * 12 s ago" (#stale), and starts a new connection as soon as the server answers again or
+   * the device says its network is back. ``poll()`` fetches the state and resolves true when
+   * the server answered. The page's #conn says Live / Not live. */
+  function follow({ tableId, token, onState, onPatch = null, poll }) {
+    const conn = document.getElementById("conn");
+    const banner = document.getElementById("stale");
+    let status = "connecting";
+    let heard = Date.now();
+    let downSince = null;
+    let kicked = 0;
+    let timer = null;
+    const STALE_AFTER_MS = 2500;
+
+    function draw() {
+      const live = status === "live";
+      if (conn) {
+        conn.dataset.status = status;
+        conn.querySelector(".conn-text").textContent = live ? "Live" : status === "connecting" ? "Connecting" : "Not live";
+      }
+      const away = !live && downSince !== null && (status === "offline" || Date.now() - downSince >= STALE_AFTER_MS);
+      document.body.classList.toggle("stale", away);
+      if (banner) {
+        banner.hidden = !away;
+        if (away) {
+          const secs = Math.max(0, Math.round((Date.now() - heard) / 1000));
+          banner.textContent = `Not live: last update ${secs} s ago. Trying again\u2026`;
+        }
+      }
+    }
+    function tick() {
+      if (status === "live") return;
+      poll().then((answered) => {
+        if (!answered) return;
+        heard = Date.now();
+        kick();
+      });
+      draw();
+    }
+    function setStatus(next) {
+      if (next === "live") {
+        downSince = null;
+        heard = Date.now();
+        clearInterval(timer);
+        timer = null;
+      } else if (!timer) {
+        if (downSince === null) downSince = Date.now();
+        timer = setInterval(tick, 1000);
+      }
+      status = next;
+      draw();
+    }
+    // a new connection at once, rather than at the end of Socket.IO's wait; not more often
+    // than every 3 s, so that a slow handshake is never cut short by the next
+    function kick() {
+      if (!socket || socket.connected || Date.now() - kicked < 3000) return;
+      kicked = Date.now();
+      socket.disconnect();
+      socket.connect();
+    }
+    const socket = connectLive({
+      tableId, token, onStatus: setStatus,
+      onState: (s) => { heard = Date.now(); onState(s); },
+      onPatch: onPatch && ((p) => { heard = Date.now(); onPatch(p); }),
+    });
+    window.addEventListener("offline", () => setStatus("offline"));
+    window.addEventListener("online", () => {
+      kicked = 0;
+      if (status !== "live") setStatus("reconnecting");
+      kick();
+      poll().then((answered) => { if (answered) { heard = Date.now(); draw(); } });
+    });
+    if (!socket || !socket.connected) setStatus(socket ? "connecting" : "offline");
+    return {
+      socket,
+      heard: () => { heard = Date.now(); draw(); },
+      status: () => status,
+    };
   }
 
   /* A refusal over HTTP: its status and the server's own sentence, to show as it is. */
@@ -386,61 +620,27 @@ const DA = (() => {
     return r.json();
   }
 
-  // One player's row in a players list (tablet, phone, replay): name, dealer button, blind,
-  // stack; then status, live cards where cards are bought, and the ``extra`` bits each page adds.
-  function playerItem(s, p, kings, extra = []) {
-    const turn = s.step && s.step.player === p.name;
-    const li = h(`li.player.status-${p.status}${turn ? ".turn" : ""}`, { dataset: { player: p.name } });
-    li.append(h("div.player-top", null,
-      h("span.player-name", { text: p.name }),
-      p.dealer ? h("span.dealer-button", { title: "Dealer", "aria-label": "Dealer", text: "D" }) : null,
-      s.blind === p.name ? h("span.blind-marker", { title: "Blind", text: "Blind" }) : null,
-      h("span.player-stack", { text: chips(p.stack) })));
-    const bits = [h("span.player-status", { text: statusWord(p) })];
-    if (kings && p.status !== "out") bits.push(h("span.player-cards", { text: `${p.cards ?? 0} card${p.cards === 1 ? "" : "s"}` }));
-    li.append(h("div.player-sub", null, bits.concat(extra.filter(Boolean))));
-    return li;
-  }
-
-  // What a player has bet this round (per card where cards are bought), or null.
-  function betBit(p, kings) {
-    if (!p.bet) return null;
-    return h("span.player-bet", { text: kings ? `bet ${chips(p.bet)}/card` : `bet ${chips(p.bet)}` });
-  }
-
-  // The pots, the grid and the result (summary and details) into the page's boxes of those
+  // The pots, the felt and the result (summary and details) into the page's boxes of those
   // ids: drawn alike on the phone and in the replay.
   // ``brief``: the result's sentences first, its details further down (the phone's first screen).
   function drawBoard(s, { brief = false } = {}) {
     const box = (id) => document.getElementById(id);
     clear(box("pots")).append(potsEl(s));
-    clear(box("grid")).append(gridEl(s));
+    drawFelt(s, box("grid"), box("places"));
     const parts = brief ? ["brief", "more"] : ["summary", "details"];
     for (const [id, part] of [["result-wrap", parts[0]], ["result-details-wrap", parts[1]]]) {
+      if (!box(id)) continue;
       const el = resultEl(s, part);
       clear(box(id));
       if (el) box(id).append(el);
     }
   }
 
-  // The king's hand under the grid: face down until the showdown (or ``pending`` cards
-  // being entered on the tablet), framed when it wins.
-  function fillKingsHand(box, s, kings, pending = []) {
-    clear(box);
-    box.hidden = !kings;
-    if (!kings) return;
-    const shown = s.kings_hand && s.kings_hand.length ? s.kings_hand : null;
-    const cards = shown || [0, 1, 2, 3, 4].map((i) => pending[i] || null);
-    box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes("king")));
-    box.append(h("span.kings-label", { text: "King's hand" }),
-      h("span.cards", null, cards.map((c) => cardEl(c, "kh"))));
-  }
-
   return {
-    h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, rankText, lineName, lineOfCard,
-    game, dealWords, GAMES,
-    chips, gridEl, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, applyPatch, fetchState, HttpError,
-    fillKingsHand, playerItem, betBit, drawBoard,
+    h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, cardShort, rankText, lineName, lineOfCard,
+    cellWords, game, perCard, dealWords, GAMES, RULES_VOCABULARY, between,
+    chips, signed, drawFelt, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, follow,
+    applyPatch, fetchState, HttpError, playerItem, betBit, drawBoard,
     RANKS, SUITS, SUIT,
   };
 })();

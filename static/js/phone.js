@@ -1,12 +1,11 @@
-/* The players' page: read-only, live, for a phone in a dim room; the player's own once they
- * say who they are ("I am …", kept on this phone, never sent). */
+/* The players' page: read-only, live, for a phone in a dim room (or a bright one: it follows the
+ * phone's theme); the player's own once they say who they are ("I am …", kept on this phone,
+ * never sent). When it is not live it says so over everything it shows. */
 "use strict";
 
 (() => {
   const { h, clear } = DA;
   const tableId = document.body.dataset.tableId;
-  // the game's metadata, from the server; the game may change between deals (R71)
-  const kingsOf = (s) => DA.game(s.variant).stakes_per_card;
   const $ = (id) => document.getElementById(id);
   let state = null;
 
@@ -31,46 +30,66 @@
   // are bought (the round's bet less theirs, on each live card).
   function callCost(s, p) {
     const step = s.step;
-    if (step.kind !== "bet" || !step.player || !["in"].includes(p.status)) return null;
-    const mine = step.player === p.name;
-    const per = mine ? step.to_call : Math.max(0, (step.current_bet || 0) - (p.bet || 0));
+    if (step.kind !== "bet" || !step.player || p.status !== "in") return null;
+    const theirs = step.player === p.name;
+    const per = theirs ? step.to_call : Math.max(0, (step.current_bet || 0) - (p.bet || 0));
     if (!per) return null;
-    const kings = kingsOf(s);
-    const cards = kings ? (p.cards || 1) : 1;
-    if (kings && cards > 1) return `${DA.chips(per * cards)} to call (${DA.chips(per)} per card \u00d7 ${cards})`;
-    return `${DA.chips(per * cards)} to call`;
+    const stake = DA.game(s.variant).stake_word;
+    const count = stake ? (p.cards || 1) : 1;
+    if (stake && count > 1) return `${DA.chips(per * count)} to call (${DA.chips(per)} per ${stake} \u00d7 ${count})`;
+    return `${DA.chips(per * count)} to call`;
+  }
+
+  function pickRow(s, lead) {
+    return h("div.me-pick", { role: "group", "aria-label": "Who are you?" },
+      lead ? h("p.me-note", { text: lead }) : null,
+      h("span.me-pick-label", { text: "I am\u2026" }),
+      (s.players || []).map((q) => h("button.btn.small.me-name", { type: "button", dataset: { me: q.name }, onclick: () => setMe(q.name) }, q.name)),
+      h("button.btn.small.me-name.watch", { type: "button", dataset: { me: "" }, onclick: () => setMe("") }, "Just watching"));
   }
 
   function meEl(s) {
     const box = clear($("me"));
+    box.classList.remove("turn");
     const p = mine(s);
     if (me === "" && !choosing) {
-      box.classList.remove("turn");
-      box.append(h("button.btn.small.me-open", { type: "button", onclick: () => { choosing = true; render(); } }, "I am\u2026"));
+      box.append(h("div.me-watching", null, h("span.me-note", { text: "Just watching" }),
+        h("button.btn.small.me-open", { type: "button", onclick: () => { choosing = true; render(); } }, "I am\u2026")));
+      return;
+    }
+    if (me && !p && !choosing) {
+      // a player who left keeps their name here until they choose again, and is told why
+      const gone = (s.departed || []).find((d) => d.name === me);
+      const why = gone ? `${me} cashed out ${DA.chips(gone.cashed_out)} and left the table.`
+        : `${me} is not at this table now.`;
+      box.append(h("div.me-gone#me-gone", null, h("p.me-note", { text: why }),
+        h("div.me-gone-buttons", null,
+          h("button.btn.small", { type: "button", onclick: () => { choosing = true; render(); } }, "I am someone else"),
+          h("button.btn.small", { type: "button", onclick: () => setMe("") }, "Just watching"))));
       return;
     }
     if (!p || choosing) {
-      box.classList.remove("turn");
-      const row = h("div.me-pick", { role: "group", "aria-label": "Who are you?" },
-        h("span.me-pick-label", { text: "I am\u2026" }),
-        (s.players || []).map((q) => h("button.btn.small.me-name", { type: "button", dataset: { me: q.name }, onclick: () => setMe(q.name) }, q.name)),
-        h("button.btn.small.me-name.watch", { type: "button", dataset: { me: "" }, onclick: () => setMe("") }, "Just watching"));
-      box.append(row);
+      box.append(pickRow(s, null));
       return;
     }
     const turn = myTurn(s, p);
     box.classList.toggle("turn", turn);
-    const bits = [h("span.me-status", { text: DA.statusWord(p) })];
-    if (kingsOf(s) && p.status !== "out") bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live card${p.cards === 1 ? "" : "s"}` }));
-    if (p.bet) bits.push(DA.betBit(p, kingsOf(s)));
+    const word = DA.statusWord(s, p);
+    const bits = word ? [h("span.me-status", { text: word })] : [];
+    const stake = DA.game(s.variant).stake_word;
+    if (stake && !DA.between(s) && ["in", "all_in"].includes(p.status)) {
+      bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live ${stake}${p.cards === 1 ? "" : "s"}` }));
+    }
+    if (p.bet) bits.push(DA.betBit(s, p));
+    const cost = callCost(s, p);
+    const sub = [...bits, cost ? h("span.me-call", { text: cost }) : null].filter(Boolean);
     box.append(
       h("div.me-top", null,
         h("span.me-name-label", { text: p.name }),
         turn ? h("span.your-turn#your-turn", { text: "Your turn" }) : null,
-        h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` })),
-      h("div.me-sub", null, bits,
-        callCost(s, p) ? h("span.me-call", { text: callCost(s, p) }) : null,
-        h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")));
+        h("span.me-stack", { text: DA.chips(p.stack), "aria-label": `Stack ${p.stack}` }),
+        h("button.btn.small.me-change", { type: "button", onclick: () => { choosing = true; render(); } }, "Not me")),
+      ...(sub.length ? [h("div.me-sub", null, sub)] : []));
   }
 
   // "Your turn": a vibration where the phone supports it and a flash, once a turn; only where
@@ -96,7 +115,7 @@
   function playersEl(s) {
     const list = clear($("players"));
     for (const p of s.players || []) {
-      const li = DA.playerItem(s, p, kingsOf(s), [DA.betBit(p, kingsOf(s))]);
+      const li = DA.playerItem(s, p, [DA.betBit(s, p)]);
       if (p.name === me) li.classList.add("me");
       list.append(li);
     }
@@ -120,14 +139,13 @@
     // the players' words for the step (the server's), not the dealer's instruction
     $("instruction").textContent = s.public_instruction || s.step.instruction;
     $("variant-name").textContent = s.variant_name; // the game may change between deals (R71)
-    $("deal-number").textContent = !s.deal_number ? "" : `· ${DA.dealWords(s).toLowerCase()}`;
+    $("deal-number").textContent = !s.deal_number ? "" : `\u00b7 ${DA.dealWords(s).toLowerCase()}`;
     const turn = $("turn");
     turn.hidden = !s.step.player || s.step.player === me;
     turn.textContent = s.step.player ? `${s.step.player}'s turn` : "";
     $("seq").textContent = `#${s.seq}`;
     meEl(s);
     DA.drawBoard(s, { brief: true });
-    DA.fillKingsHand($("kings-hand"), s, kingsOf(s));
     playersEl(s);
     standingsEl(s);
     clear($("log-wrap")).append(DA.logEl(s, 8));
@@ -152,32 +170,13 @@
     if (first && performance.mark) performance.mark("da:first-state");
   }
 
-  // While the socket is down (or not up yet) the page still follows the table, over HTTP:
-  // a phone whose socket cannot get through is never left on an old state
-  const POLL_MS = 3000;
-  let poll = null;
-  function following(status) {
-    if (status === "live") {
-      clearInterval(poll);
-      poll = null;
-    } else if (!poll) {
-      poll = setInterval(() => {
-        if (socket && socket.connected) following("live"); // it came back: the socket follows
-        else if (document.visibilityState === "visible") refetch();
-      }, POLL_MS);
-    }
-  }
-
-  function setConn(status) {
-    if (status === "live" && state) resync = true;
-    following(status);
-    const el = $("conn");
-    el.dataset.status = status;
-    el.querySelector(".conn-text").textContent = status;
-  }
-
   async function refetch() {
-    try { show(await DA.fetchState(tableId, null)); } catch (e) { setConn("reconnecting"); }
+    try {
+      show(await DA.fetchState(tableId, null));
+      return true;
+    } catch (e) {
+      return e instanceof DA.HttpError;
+    }
   }
 
   // The socket sends only what changed (``state_patch``) after the first whole state. A patch
@@ -201,14 +200,15 @@
     show(DA.applyPatch(state, p.ops));
   }
 
-  const socket = DA.connectLive({ tableId, token: null, onState: wholeState, onStatus: setConn, onPatch: patch });
+  // while the socket is down the page polls over HTTP and says it is not live (DA.follow)
+  const live = DA.follow({ tableId, token: null, onState: wholeState, onPatch: patch, poll: refetch });
+  const socket = live.socket;
+  if (socket) socket.on("connect", () => { if (state) resync = true; });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState !== "visible") return;
     refetch();
     if (socket && socket.connected) socket.rejoin();
     else if (socket) socket.connect();
   });
-  window.addEventListener("online", refetch);
   refetch();
-  if (socket && !socket.connected) following("connecting");
 })();

@@ -22,8 +22,8 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
-TABLET = {"width": 1280, "height": 800}
-PHONE = {"width": 360, "height": 780}
+TABLET = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
 
 
 def chromium_path() -> str:
@@ -111,10 +111,11 @@ class Pages:
             self.phone.screenshot(path=str(folder / f"phone-{name}.png"), full_page=True)
 
     def shot_portrait(self, name: str) -> None:
-        """The tablet held upright (800x1280)."""
+        """The tablet held upright (768x1024)."""
         if not self.shots:
             return
         self.tablet.set_viewport_size({"width": TABLET["height"], "height": TABLET["width"]})
+        self.tablet.evaluate("window.scrollTo(0, 0)")
         self.tablet.wait_for_timeout(200)
         self.tablet.screenshot(path=str(Path(self.shots) / f"tablet-{name}.png"))
         self.tablet.set_viewport_size(TABLET)

@@ -12,11 +12,12 @@ import pytest
 from playwright.sync_api import expect
 
 from browser.axe import check
+from browser.felt import in_menu
 from dealer_assist.services.auth import SIGNED_OUT_SENTENCE
 
 pytestmark = pytest.mark.browser
 
-TABLET = {"width": 1280, "height": 800}
+TABLET = {"width": 1024, "height": 768}
 
 
 def expect_signed_out(page: Any) -> None:
@@ -24,7 +25,7 @@ def expect_signed_out(page: Any) -> None:
     button, and "I'm dealing: enter code" offered."""
     expect(page.locator("#signed-out .notice")).to_have_text(SIGNED_OUT_SENTENCE)
     expect(page.locator("#signed-out-enter-code")).to_be_visible()
-    expect(page.locator("#enter-code")).to_be_visible()
+    expect(page.locator("#menu #enter-code")).to_have_count(1)  # and in the menu
     expect(page.locator("#actions [data-action]")).to_have_count(0)
     expect(page.locator("#add-device")).to_have_count(0)
     expect(page.locator("#undo")).to_be_disabled()
@@ -52,7 +53,7 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
     expect(phone.locator("#pairing-dialog")).to_have_count(0)
 
     # the first tablet shows a code, big
-    first.locator("#add-device").click()
+    in_menu(first, "#add-device")
     code_el = first.locator("#pairing-code")
     expect(code_el).to_have_text(re.compile(r"^[0-9]{3} [0-9]{3}$"))
     expect(first.locator("#pairing-dialog")).to_contain_text("Works once, for ")
@@ -72,7 +73,7 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
         second.locator("#pairing-go").click()
         second.wait_for_url(re.compile(rf"/t/{created['id']}/dealer$"))
         expect(second.locator("#conn")).to_have_attribute("data-status", "live")
-        expect(second.locator("#add-device")).to_be_visible()
+        expect(second.locator("#menu #add-device")).to_have_count(1)
 
         # the second device deals; the first and the phone follow
         second.locator('[data-action="start_deal"]').click()
@@ -83,7 +84,7 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
             "The dealer is dealing two hole cards to each player.")
 
         # ... and signs the first out (a second tap confirms)
-        second.locator("#add-device").click()
+        in_menu(second, "#add-device")
         second.locator("#sign-out-others").click()
         expect(second.locator("#sign-out-others")).to_have_text(
             "Tap again: sign out every other device")
@@ -100,11 +101,13 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
             "The dealer is dealing two hole cards to each player.")
         pages.shot("pairing-signed-out", "tablet")
         check(first, "a signed-out tablet, light")
-        first.locator("#theme-toggle").click()
+        in_menu(first, '[data-theme-choice="dark"]')
+        first.locator("#menu-close").click()
         expect(first.locator("html")).to_have_attribute("data-theme", "dark")
         pages.shot("pairing-signed-out-dark", "tablet")
         check(first, "a signed-out tablet, dark")
-        first.locator("#theme-toggle").click()
+        in_menu(first, '[data-theme-choice="system"]')
+        first.locator("#menu-close").click()
         assert pages.server.api("GET", f"/api/tables/{created['id']}")[1]["seq"] == 1
 
         # the second still deals; the first follows as a player would
@@ -128,12 +131,12 @@ def test_r75_a_second_tablet_pairs_by_code_deals_and_signs_the_first_out(
         first.locator("#signed-out-enter-code").click()
         expect(first.locator("#pairing-dialog h2")).to_have_text("I'm dealing: enter code")
         # ... and with a new code from the dealing tablet it deals again, the sentence gone
-        second.locator("#add-device").click()
+        in_menu(second, "#add-device")
         again = second.locator("#pairing-code")
         expect(again).to_have_text(re.compile(r"^[0-9]{3} [0-9]{3}$"))
         first.locator("#pairing-input").fill(again.inner_text())
         first.locator("#pairing-go").click()
-        expect(first.locator("#add-device")).to_be_visible()
+        expect(first.locator("#menu #add-device")).to_have_count(1)
         expect(first.locator('[data-action="call"]')).to_be_visible()
         expect(first.locator("#signed-out")).to_have_count(0)
         first.reload()

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.felt import entered, in_menu, ring
+
 pytestmark = pytest.mark.browser
 
 DECK = [r + s for r in "AKQJT98765432" for s in "shdc"]
@@ -16,12 +18,6 @@ DECK = [r + s for r in "AKQJT98765432" for s in "shdc"]
 
 def tap(page: Page, selector: str) -> None:
     page.locator(selector).click()
-
-
-def slot_cards(page: Page, group: str) -> list[str | None]:
-    return page.locator(f'.entry-group[data-group="{group}"] .slot').evaluate_all(
-        "els => els.map(e => { const c = e.querySelector('.card'); "
-        "return c ? c.dataset.card : null; })")
 
 
 def test_showdown_entries_survive_a_refusal_a_reload_and_an_undo(pages: Any) -> None:
@@ -37,7 +33,8 @@ def test_showdown_entries_survive_a_refusal_a_reload_and_an_undo(pages: Any) -> 
         for _ in range(2):
             tap(t, '[data-action="check"]')
     expect(t.locator("#instruction")).to_contain_text("Showdown")
-    # one tap a card, in order: the 25 cells, then Ann's and Bob's hole cards
+    # one tap a card, in order: the 25 cells on the felt, then Ann's and Bob's hole cards
+    expect(t.locator(".area-grid button[data-slot].target")).to_have_attribute("data-order", "0")
     cards = DECK[:29]
     for card in cards[:27]:
         tap(t, f'.picker button.pick[data-card="{card}"]')
@@ -45,17 +42,17 @@ def test_showdown_entries_survive_a_refusal_a_reload_and_an_undo(pages: Any) -> 
     # a refused submit (Bob's cards missing) keeps every card entered
     tap(t, '[data-action="showdown"]')
     expect(t.locator("#error-text")).to_have_text("Bob has 2 hole cards, not 0.")
-    assert slot_cards(t, "cells") == cards[:25]
-    assert slot_cards(t, "p:Ann") == cards[25:27]
+    assert entered(t, "cells") == cards[:25]
+    assert entered(t, "p:Ann") == cards[25:27]
     # so does a reload
     t.reload()
     expect(t.locator("#instruction")).to_contain_text("Showdown")
-    assert slot_cards(t, "cells") == cards[:25]
-    assert slot_cards(t, "p:Ann") == cards[25:27]
-    # tap a filled slot to change it: the next card tapped goes there
-    tap(t, '.entry-group[data-group="p:Ann"] .slot >> nth=1')
+    assert entered(t, "cells") == cards[:25]
+    assert entered(t, "p:Ann") == cards[25:27]
+    # tap a filled place to change it: the next card tapped goes there
+    ring(t, "p:Ann", 1)
     tap(t, f'.picker button.pick[data-card="{DECK[40]}"]')
-    assert slot_cards(t, "p:Ann") == [cards[25], DECK[40]]
+    assert entered(t, "p:Ann") == [cards[25], DECK[40]]
     for card in cards[27:29]:
         tap(t, f'.picker button.pick[data-card="{card}"]')
     tap(t, '[data-action="showdown"]')
@@ -64,9 +61,9 @@ def test_showdown_entries_survive_a_refusal_a_reload_and_an_undo(pages: Any) -> 
     # an undo of the showdown finds every card again, ready to correct and confirm
     tap(t, "#undo")
     expect(t.locator("#instruction")).to_contain_text("Showdown")
-    assert slot_cards(t, "cells") == cards[:25]
-    assert slot_cards(t, "p:Ann") == [cards[25], DECK[40]]
-    assert slot_cards(t, "p:Bob") == cards[27:29]
+    assert entered(t, "cells") == cards[:25]
+    assert entered(t, "p:Ann") == [cards[25], DECK[40]]
+    assert entered(t, "p:Bob") == cards[27:29]
     tap(t, '[data-action="showdown"]')
     expect(t.locator("#instruction")).to_have_text(
         "The deal is over: tap Start deal for the next one.")
@@ -96,14 +93,14 @@ def test_kings_pot_showdown_taps_and_a_tap_on_the_kings_hand_to_change_it(pages:
             tap(t, '[data-action="check"]')
     expect(t.locator("#instruction")).to_contain_text("the 20 grid cards not entered yet")
     # the showdown asks only for what is unknown: 20 cells and the king's hand
-    expect(t.locator(".entry .slot")).to_have_count(25)
+    expect(t.locator(".area-grid button[data-slot]")).to_have_count(25)
     rest = [r + s for r in "456789T" for s in "cdhs"][:25]
     for card in rest:
         tap(t, f'.picker button.pick[data-card="{card}"]')
-    assert slot_cards(t, "king") == rest[20:]
-    t.locator("#kings-hand .card.kh >> nth=2").click()
+    assert entered(t, "king") == rest[20:]
+    t.locator('[data-place="king"] button[data-slot] >> nth=2').click()
     tap(t, '.picker button.pick[data-card="Ac"]')
-    assert slot_cards(t, "king") == [*rest[20:22], "Ac", *rest[23:]]
+    assert entered(t, "king") == [*rest[20:22], "Ac", *rest[23:]]
     tap(t, '[data-action="showdown"]')
     expect(t.locator("#instruction")).to_have_text(
         "The deal is over: tap Start deal for the next one.")
@@ -127,27 +124,31 @@ def test_presets_never_repeat_and_all_in_is_shown_once(pages: Any) -> None:
     labels = t.locator("[data-preset] .preset-label").all_inner_texts()
     assert len(amounts) == len(set(amounts)), (labels, amounts)
     assert "All in" not in labels
-    # all in once, per card and in total: Bob's 98 chips over two cards
+    # all in once, per card and in total: Bob's 98 chips over two cards, apart from Call
     expect(t.locator('[data-action="all_in"]')).to_have_count(1)
     expect(t.locator('[data-action="all_in"]')).to_have_text("All in: 98 (49 per card × 2)")
 
 
-def test_tablet_follows_the_system_theme_and_the_toggle(pages: Any, chromium: Any) -> None:
+def test_every_page_follows_the_system_theme_and_the_choice(pages: Any, chromium: Any) -> None:
     made = pages.server.create_table("texas_dozen", ["Ann", "Bob"])
     for scheme, theme in (("light", "light"), ("dark", "dark")):
-        ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, color_scheme=scheme)
+        ctx = chromium.new_context(viewport={"width": 1024, "height": 768}, color_scheme=scheme)
         try:
             page = ctx.new_page()
-            page.goto(f"{pages.server.url}/t/{made['id']}/dealer")
-            expect(page.locator("html")).to_have_attribute("data-theme", theme)
-            page.locator("#theme-toggle").click()
+            for path in ("/", f"/t/{made['id']}", f"/t/{made['id']}/dealer"):
+                page.goto(f"{pages.server.url}{path}")
+                expect(page.locator("html")).to_have_attribute("data-theme", theme)
+            # the tablet's menu chooses the other theme, and the choice is kept on the device
             other = "dark" if theme == "light" else "light"
+            in_menu(page, f'[data-theme-choice="{other}"]')
             expect(page.locator("html")).to_have_attribute("data-theme", other)
-            page.reload()  # the choice is kept on the device
+            page.reload()
             expect(page.locator("html")).to_have_attribute("data-theme", other)
+            page.goto(f"{pages.server.url}/t/{made['id']}")  # every page of this device
+            expect(page.locator("html")).to_have_attribute("data-theme", other)
+            bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+            assert bg == ("rgb(12, 16, 20)" if other == "dark" else "rgb(238, 240, 236)")
+            page.locator('[data-theme-choice="system"]').click()  # back to the system's
+            expect(page.locator("html")).to_have_attribute("data-theme", theme)
         finally:
             ctx.close()
-    # the phone is dark by default
-    pages.phone.goto(f"{pages.server.url}/t/{made['id']}")
-    bg = pages.phone.evaluate("getComputedStyle(document.body).backgroundColor")
-    assert bg == "rgb(12, 16, 20)"

@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.felt import in_menu, type_cards
+
 pytestmark = pytest.mark.browser
 
 ROW1 = ["r1c1", "r1c2", "r1c3", "r1c4", "r1c5"]
@@ -63,7 +65,7 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
         created["dealer_token"]
 
     # the players' QR code opens big, and loads
-    tap(t, "#show-qr")
+    in_menu(t, "#show-qr")
     expect(t.locator("#qr-overlay")).to_be_visible()
     assert t.locator("#qr-overlay img.qr").evaluate("img => img.complete && img.naturalWidth > 0")
     pages.shot("qr", "tablet")
@@ -75,7 +77,6 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
     expect(t.locator("button.buy")).to_have_count(8)  # 0..7
     expect(t.locator("#turn")).to_have_text("Bob")
     expect(ph.locator('#players [data-player="Bob"]')).to_have_class(re.compile(r"\bturn\b"))
-    pages.shot("buy", "tablet")
     tap(t, 'button.buy[data-count="2"]')
     instruction(t, "Cy: how many cards? 0 to 7, 1 each to the king's pot.")
     tap(t, 'button.buy[data-count="1"]')
@@ -83,7 +84,7 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
     tap(t, 'button.buy[data-count="2"]')
     both(pages, "Deal Bob 2 cards and enter them (the rank is enough).")
     for page in (t, ph):
-        expect(page.locator("#kings-pot .pot-amount")).to_have_text("5")
+        expect(page.locator('[data-carried="kings_pot"] .pot-amount')).to_have_text("5")
         stacks(page, {"Ann": 98, "Bob": 98, "Cy": 99})
     expect(ph.locator('#players [data-player="Bob"] .player-cards')).to_have_text("2 cards")
 
@@ -93,8 +94,7 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
     pages.shot("deal-cards", "tablet")
     tap(t, '[data-action="deal_cards"]')
     instruction(t, "Deal Cy 1 card and enter it (the rank is enough).")
-    t.locator('input.card-text[data-group="deal"]').fill("k")
-    t.locator('input.card-text[data-group="deal"]').press("Enter")
+    type_cards(t, "deal", "k", enter=True)
     instruction(t, "Deal Ann 2 cards and enter them (the rank is enough).")
     tap(t, 'button.rank-only[data-rank="J"]')
     tap(t, 'button.rank-only[data-rank="3"]')
@@ -110,7 +110,6 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
         tap(t, f'.picker button.pick[data-card="{card}"]')
     expect(t.locator('.cell[data-cell="r2c4"] .card')).to_have_attribute("data-card", "Qd")
     expect(t.locator('.picker button.pick[data-card="Qd"]')).to_be_disabled()
-    pages.shot("reveal", "tablet")
     tap(t, '[data-action="reveal"]')
     both(pages, "Round 1: Bob: check or bet.")
     expect(ph.locator('.cell[data-cell="r1c1"] .card')).to_have_attribute("data-card", "2h")
@@ -120,14 +119,11 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
     expect(t.locator("#amount")).to_have_value("1")
     tap(t, '[data-step="plus"]')
     expect(t.locator(".amount-note")).to_have_text("2 per card × 2 cards = 4")
-    pages.shot("bet", "tablet")
-    pages.shot_portrait("bet-portrait")
     tap(t, '[data-action="bet"]')
     both(pages, "Round 1: Cy: 2 per card, 1 card = 2 to call.")
     expect(t.locator('[data-action="call"]')).to_have_text("Call 2 per card × 1 card = 2")
     tap(t, '[data-action="call"]')
     both(pages, "Round 1: Ann: 2 per card, 2 cards = 4 to call.")
-    pages.shot("bet", "phone")
     # a single-card fold: Ann folds her 3 and goes on acting with the jack
     expect(t.locator("[data-fold-card]")).to_have_count(2)
     tap(t, '[data-fold-card="3"]')
@@ -163,7 +159,7 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
         stacks(page, {"Ann": 90, "Bob": 82, "Cy": 91})
 
     # reveal 3 typed
-    t.locator('input.card-text[data-group="reveal"]').fill("Kh 4s 5d 6s 5s")
+    type_cards(t, "reveal", "Kh 4s 5d 6s 5s")
     expect(t.locator('[data-action="reveal"]')).to_have_text("Turned — 5 of 5 entered")
     tap(t, '[data-action="reveal"]')
     both(pages, "Round 3: Bob: check or bet.")
@@ -189,20 +185,21 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
     expect(t.locator("#error-text")).to_contain_text("Enter every grid card")
     expect(t.locator("#seq")).to_have_text(seq)
 
-    t.locator('input.card-text[data-group="cells"]').fill(
-        "7h 9h Jh 3c 8d 6c 2s 9c 4d 8s Ac 3d Td 2d Qs")
-    t.locator('input.card-text[data-group="king"]').fill("Ah Ad Kc 3h 4h")
-    pages.shot("showdown-entry", "tablet")
+    type_cards(t, "cells", "7h 9h Jh 3c 8d 6c 2s 9c 4d 8s Ac 3d Td 2d Qs")
+    type_cards(t, "king", "Ah Ad Kc 3h 4h")
     tap(t, '[data-action="showdown"]')
     instruction(t, "The deal is over: tap Start deal for the next one.")
     instruction(ph, "The deal is over. The next one starts soon.")
     expect(t.locator("#error-banner")).to_be_hidden()
     for page in (t, ph):
         stacks(page, {"Ann": 90, "Bob": 114, "Cy": 91})
-        expect(page.locator("#kings-pot .pot-amount")).to_have_text("5")
+        expect(page.locator('[data-carried="kings_pot"] .pot-amount')).to_have_text("5")
         expect(page.locator("#winning-lines")).to_have_text(
             "Winning line: Row 1 (aces) with Flush, king high")
-        expect(page.locator('.payouts [data-player="Bob"]')).to_have_text("Bob+32")
+        # what Bob won over the deal (114 less the 100 he started with), and what he took
+        expect(page.locator('.payouts [data-player="Bob"] .net')).to_have_text("+14")
+        expect(page.locator('.payouts [data-player="Bob"] .takes')).to_have_text("takes 32")
+        expect(page.locator('.payouts [data-player="Ann"] .net')).to_have_text("−10")
         expect(page.locator("#result .result-sentences li").first).to_have_text(
             re.compile(r"^(Main pot|Pot) \d+: Bob, a king-high flush on row 1\.$"))
         expect(page.locator("#result .result-sentences li").last).to_have_text(
@@ -213,13 +210,4 @@ def test_kings_pot_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[no-u
             "Pair of aces")
         assert set(page.locator("#grid .cell.win").evaluate_all(
             "els => els.map(e => e.dataset.cell)")) == set(ROW1)
-        expect(page.locator("#kings-hand .card")).to_have_count(5)
-    pages.shot("showdown")
-    if pages.shots:
-        t.goto(pages.server.url + "/")
-        expect(t.locator(".table-item")).not_to_have_count(0)
-        t.locator("#table-name").fill("Saturday")
-        for name in ("Ann", "Bob", "Cy", "Dee"):
-            t.locator("#new-player").fill(name)
-            t.locator("#add-player").click()
-        t.screenshot(path=f"{pages.shots}/tablet-home.png", full_page=True)
+        expect(page.locator('[data-place="king"] .card')).to_have_count(5)

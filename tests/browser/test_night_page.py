@@ -53,6 +53,8 @@ def stack_of(page: Page, name: str) -> str:
 def shot(page: Page, name: str, *, full: bool = False) -> None:
     folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
     if folder:
+        if not full and name.startswith("tablet"):
+            page.evaluate("window.scrollTo(0, 0)")
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
 
@@ -62,6 +64,10 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
     pages.open(created)
     t, ph = pages.tablet, pages.phone
     expect(ph.locator("#conn")).to_have_attribute("data-status", "live")
+    # the phone is Bob's; before the first deal nobody reads "Out"
+    ph.locator('[data-me="Bob"]').click()
+    expect(ph.locator("#me .me-name-label")).to_have_text("Bob")
+    expect(ph.locator("#players .player-status")).to_have_count(0)
 
     # deal 1, King's Pot: only Bob buys a card, so its ante stays in the king's pot (R29)
     between(t)
@@ -83,17 +89,20 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
 
     # deal 2, dealer's choice: Texas Dozen; the king's pot waits (R72)
     game = t.locator('.bd-game[data-variant="texas_dozen"]')
-    expect(game.locator(".bd-game-rules")).to_have_text(
-        "No limit · blinds 1/2 · ante 0 · min bet 1")
+    expect(game.locator(".bd-game-rules")).to_have_text(  # the server's line of its rules
+        "No limit · blinds 1/2 · min bet 1")
     game.click()
     expect(t.locator('#between [data-action="start_deal"]')).to_have_text(
-        "Start the next deal: Texas Dozen")
+        "Start deal 2: Texas Dozen")
     shot(t, "tablet-between-deals")
     pages.shot_portrait("between-deals-portrait")
     tap(t, '#between [data-action="start_deal"]')
     expect(t.locator("#variant-name")).to_have_text("Texas Dozen")
+    # the board of the game dealt, not the table's first game's grid (R71)
+    expect(t.locator("#grid .grid.size5 .cell")).to_have_count(25)
     for page in (t, ph):
-        expect(page.locator("#kings-pot-waiting")).to_have_text("King's pot waiting: 1")
+        expect(page.locator('[data-carried="kings_pot"][data-waiting]')).to_have_text(
+            "King's pot waiting: 1")
     shot(ph, "phone-kings-pot-waiting", full=True)
     fold_to_the_end(t)
     assert stack_of(t, "Cy") == "101" and stack_of(t, "Dee") == "49"
@@ -104,15 +113,28 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
     tap(t, '[data-do="confirm-leave"]')
     expect(t.locator('#between [data-player="Bob"]')).to_have_count(0)
     expect(ph.locator('#players [data-player="Bob"]')).to_have_count(0)
+    # Bob's phone says why he is no longer listed, and keeps his name until he chooses
+    expect(ph.locator("#me-gone")).to_contain_text("Bob cashed out 99 and left the table.")
+    expect(ph.locator("#me .me-pick")).to_have_count(0)
+    shot(ph, "phone-cashed-out")
 
-    # an accidental start, taken back (R74): between deals again, as it was
+    # an accidental start, taken back (R74): between deals again, as it was, the game picked
+    # before the start still picked
+    tap(t, '.bd-game[data-variant="texas_holdem"]')
     tap(t, '#between [data-action="start_deal"]')
+    expect(t.locator("#variant-name")).to_have_text("Texas Hold'em")
+    expect(t.locator("#grid .board .cell")).to_have_count(5)
     expect(t.locator("#between")).to_have_count(0)
     expect(t.locator("#undo")).to_be_enabled()
     tap(t, "#undo")
     between(t)
     expect(t.locator("#info-text")).to_have_text("Undone: start deal")
     expect(ph.locator("#instruction")).to_have_text("The deal is over. The next one starts soon.")
+    expect(t.locator('.bd-game[data-variant="texas_holdem"]')).to_have_attribute(
+        "aria-checked", "true")
+    expect(t.locator('#between [data-action="start_deal"]')).to_have_text(
+        "Start deal 3: Texas Hold'em")
+    shot(t, "tablet-start-undone")
 
     # a correction: Ann gives Cy 2 (R8)
     tap(t, '#between [data-do="adjust"]')
@@ -125,15 +147,22 @@ def test_a_night_from_the_tablet_with_a_phone_following(pages) -> None:  # type:
     assert stack_of(t, "Ann") == "98"
     expect(ph.locator('#players [data-player="Cy"] .player-stack')).to_have_text("103")
 
-    # deal 3: Off-Road Stud, with the three still seated
+    # deal 3: Off-Road Stud, Dee sitting it out
+    tap(t, '#between [data-player="Dee"] [data-do="sit_out"]')
+    expect(t.locator('#between [data-player="Dee"] .bd-tag')).to_have_text("sitting out")
     tap(t, '.bd-game[data-variant="off_road_stud"]')
     tap(t, '#between [data-action="start_deal"]')
     expect(t.locator("#variant-name")).to_have_text("Off-Road Stud")
-    expect(ph.locator("#kings-pot-waiting")).to_have_text("King's pot waiting: 1")
-    shot(t, "tablet-off-road-stud")
+    for page in (t, ph):
+        expect(page.locator('#players [data-player="Dee"] .player-sub')).to_have_text(
+            "Sitting out")
+    ph.locator('#players [data-player="Dee"]').scroll_into_view_if_needed()
+    shot(ph, "phone-sitting-out")
+    expect(ph.locator('[data-carried="kings_pot"][data-waiting]')).to_have_text(
+        "King's pot waiting: 1")
+    expect(t.locator("#grid .grid.size4 .cell")).to_have_count(16)
     fold_to_the_end(t)
     assert seated(ph) == ["Ann", "Dee", "Cy"]
-    shot(t, "tablet-after-deal-3")
 
     ledger = pages.tablet.request.get(f"{pages.server.url}/api/tables/{created['id']}/ledger")
     rows = {p["name"]: p for p in ledger.json()["players"]}

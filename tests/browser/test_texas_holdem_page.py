@@ -3,8 +3,12 @@ Nothing in the pages knows the game: its board, rounds and words come from its m
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
+
+from browser.felt import type_cards
 
 pytestmark = pytest.mark.browser
 
@@ -67,8 +71,7 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
     for page in (t, ph):
         expect(page.locator("#grid .board .cell.highlight")).to_have_count(3)
         expect(page.locator('.pot[data-pot="0"] .pot-amount')).to_have_text("13")
-    pages.shot("holdem-flop")
-    t.locator('input.card-text[data-group="reveal"]').fill("Ah 7c 2d")
+    type_cards(t, "reveal", "Ah 7c 2d")
     tap(t, '[data-action="reveal"]')
     both(pages, "Flop: Cy: check or bet.")
     expect(ph.locator('.board .cell[data-cell="b1"] .card')).to_have_attribute("data-card", "Ah")
@@ -90,16 +93,29 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
 
     both(pages, "Showdown: enter the two cards of Ann, Cy and the board cards not entered "
                 "yet (1).", "Showdown: Ann, Cy show their hole cards.")
-    pages.shot("holdem-showdown-entry", "tablet")
-    t.locator('input.card-text[data-group="cells"]').fill("9s")
-    t.locator('input.card-text[data-group="p:Ann"]').fill("Ad Kh")
-    t.locator('input.card-text[data-group="p:Cy"]').fill("7h 7s")
+    # the felt is the pad: the river's place, then Ann's and Cy's hands, the river ringed
+    expect(t.locator(".area-grid button[data-slot]")).to_have_count(5)
+    expect(t.locator('.area-grid button[data-slot="b5"]')).to_have_class(re.compile(r"\btarget\b"))
+    expect(t.locator('[data-place="p:Ann"] .place-title')).to_have_text("Ann's hand")
+    type_cards(t, "cells", "9s")
+    type_cards(t, "p:Ann", "Ad Kh")
+    # a card already entered is refused as it is typed, and its place stays empty
+    type_cards(t, "p:Cy", "Ad 7s")
+    expect(t.locator("#entry-bad")).to_have_text(
+        "A♦ is entered twice: Ann's hand, card 1 and Cy's hand, card 1.")
+    expect(t.locator('.picker button.pick[data-card="Ad"]')).to_be_disabled()
+    pages.shot("entered-twice", "tablet")
+    type_cards(t, "p:Cy", "7h 7s")
+    expect(t.locator("#entry-bad")).to_have_text("")
     tap(t, '[data-action="showdown"]')
     instruction(t, "The deal is over: tap Start deal for the next one.")
     for page in (t, ph):
-        # Cy's three sevens beat Ann's two pair; Cy takes 1 + 6 + 6 + 10 + 10 = 33
+        # Cy's three sevens beat Ann's two pair; Cy takes 1 + 6 + 6 + 10 + 10 = 33, of which
+        # 16 were Cy's own: Cy won 17
         stacks(page, {"Ann": 84, "Bob": 99, "Cy": 117})
-        expect(page.locator('.payouts [data-player="Cy"] .takes')).to_have_text("+33")
+        expect(page.locator('.payouts [data-player="Cy"] .takes')).to_have_text("takes 33")
+        expect(page.locator('.payouts [data-player="Cy"] .net')).to_have_text("+17")
+        expect(page.locator('.payouts [data-player="Ann"] .net')).to_have_text("−16")
         expect(page.locator(".result-sentences li").first).to_have_text(
             "Pot 33: Cy, three sevens.")
         expect(page.locator('.hands [data-player="Cy"] .hand')).to_have_text(
@@ -109,4 +125,3 @@ def test_texas_holdem_deal_on_tablet_and_phone(pages) -> None:  # type: ignore[n
         assert board(page) == ["Ah", "7c", "2d", "Kd", "9s"]
         assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size[
             "width"]
-    pages.shot("holdem-showdown")

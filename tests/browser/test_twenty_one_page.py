@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.felt import type_cards
+
 pytestmark = pytest.mark.browser
 
 
@@ -30,11 +32,10 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     tap(t, '[data-action="draw"]')
     instruction(t, "Bob: draw a card (the lowest card takes the first blind), or let the "
                    "app draw.")
-    t.locator('input.card-text[data-group="draw"]').fill("kd")
-    t.locator('input.card-text[data-group="draw"]').press("Enter")
+    type_cards(t, "draw", "kd", enter=True)
     instruction(t, "Cy: draw a card (the lowest card takes the first blind), or let the "
                    "app draw.")
-    t.locator('input.card-text[data-group="draw"]').fill("9h")
+    type_cards(t, "draw", "9h")
     tap(t, '[data-action="draw"]')
 
     instruction(t, "Ann (blind): pay 1 to take a hand, or sit it out.")
@@ -53,7 +54,7 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
     instruction(ph, "The dealer is turning the flop: 3 cards.")
     for page in (t, ph):
         expect(page.locator("#grid .board .cell.highlight")).to_have_count(3)
-    t.locator('input.card-text[data-group="reveal"]').fill("As Qd 7h")
+    type_cards(t, "reveal", "As Qd 7h")
     tap(t, '[data-action="reveal"]')
     expect(ph.locator('.board .cell[data-cell="b2"] .card')).to_have_attribute("data-card", "Qd")
     tap(t, '[data-action="next"]')
@@ -74,14 +75,17 @@ def test_twenty_one_hand_on_tablet_and_phone(pages) -> None:  # type: ignore[no-
         expect(page.locator(".pot .pot-amount").first).to_have_text("5")
     tap(t, '[data-action="reveal"]')
     instruction(t, "Showdown: enter the two cards of Ann, Bob and the board.")
-    t.locator('input.card-text[data-group="cells"]').fill("9s")
-    t.locator('input.card-text[data-group="p:Ann"]').fill("Ah Ac")
-    t.locator('input.card-text[data-group="p:Bob"]').fill("3h 4h")
+    type_cards(t, "cells", "9s")
+    type_cards(t, "p:Ann", "Ah Ac")
+    type_cards(t, "p:Bob", "3h 4h")
     tap(t, '[data-action="showdown"]')
     instruction(t, "The deal is over: tap Start deal for the next one.")
     for page in (t, ph):
-        expect(page.locator("#bank .pot-amount")).to_have_text("20")
-        expect(page.locator('.payouts [data-player="Ann"]')).to_have_text("Ann+6")
+        expect(page.locator('[data-carried="bank"] .pot-amount')).to_have_text("20")
+        # Ann takes the pot of 6 (the bank's chip in it); she had 4 before the hand and ends
+        # with 6: "+6" would read as profit, she won 2
+        expect(page.locator('.payouts [data-player="Ann"] .takes')).to_have_text("takes 6")
+        expect(page.locator('.payouts [data-player="Ann"] .net')).to_have_text("+2")
         expect(page.locator("#result .result-sentences li")).to_have_text([
             "Pot 6: Ann, three aces.", "The pot includes 1 chip from the bank."])
         expect(page.locator('.hands [data-player="Ann"] .hand')).to_have_text(

@@ -1,0 +1,678 @@
+"""Hand histories in PHH, the poker hand history standard (API.md "History"), both ways.
+
+A deal is written as one PHH hand: TOML fields, with the deal's records as PHH action lines
+(``pN cc``, ``pN cbr 12``, ``d db AhKd7c``...). A table is every deal, one section each
+(``.phhs``). The layout and every field are in docs/hand-histories.md.
+
+- A game PHH knows under the table's betting structure (the game's ``phh_codes``) is written
+  with PHH's code and fields only, so PokerKit's ``HandHistory`` reads it and replays it to
+  the app's stacks (R7's odd chips aside).
+- Every other game, or betting structure, is written in PHH's shape under a code of its own,
+  ``dealer-assist/<game>``: one action line a record, PHH's verbs where they mean the same,
+  and ``_``-verbs (``p2 _buy count=3``) where PHH has none.
+- Every section also carries ``_``-fields with what PHH has no field for (the table's set-up,
+  the rebuys and seats between deals), so that :func:`read_table` reads the file back into the
+  very same deals: the app's own import.
+
+``full`` is the view with every card the dealer entered; without it, only what the public saw:
+a card never shown is ``??`` (a player's hole cards until they are shown), and a record is
+masked as the game masks it in the public history (``Game.public_action``).
+
+No web imports: ``web/phh_api.py`` serves these.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime, time
+from typing import Any
+
+from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
+from dealer_assist.core.betting import limits
+from dealer_assist.core.cards import parse_card
+from dealer_assist.core.deal import Deal, PlayerStatus, Totals
+from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
+from dealer_assist.core.game import Game
+from dealer_assist.core.phases import NextPhase
+from dealer_assist.core.setup import TableSetup
+from dealer_assist.core.showdown import CardsShowdown
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import setup_from_json
+from dealer_assist.services import history
+from dealer_assist.services.history.importing import import_time
+from dealer_assist.services.history.stored import effective, parse_time
+
+__all__ = ["OWN_CODE_PREFIX", "deal_phh", "read_table", "rebuild", "table_phhs"]
+
+OWN_CODE_PREFIX = "dealer-assist/"
+UNKNOWN = "??"
+MAX_SECTIONS = 5_000  # as the JSON import: about the deals of a long season at one table
+MAX_LINES = 2_000  # action lines of one deal: a real deal has tens
+
+
+# --------------------------------------------------------------------------- writing
+@dataclass(frozen=True)
+class Step:
+    """One record of a deal as replayed: the table before it and after it."""
+
+    before: Table
+    action: Action
+    shown: dict[str, Any]  # the record as this reader may see it
+    after: Table
+
+
+def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any]], *,
+                number: int, started: str | None, full: bool,
+                first: Sequence[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One deal as PHH fields, in the order they are written. ``records``: the deal's records
+    that still count (``start_deal`` first, then the deal's, then the between-deal records
+    after it), replayed from ``base``. ``first``: for the table's first deal, the records
+    before it (the set-up and they are written too: :func:`read_table` starts from them)."""
+    table = Table.replay(setup, base, ())
+    fields_of = setup.catalogue.place_fields
+    start = Action.from_json(records[0], fields_of)
+    if start.type != "start_deal":
+        raise ValueError("a deal's records start with its start_deal")
+    table = table.apply(start)
+    deal = table.deal
+    assert deal is not None
+    game = table.game
+    family = plays_as_phh(game)
+    betting = deal.rules.betting.value
+    code = game.phh_codes.get(betting)
+    order = phh_order(deal, family)
+    steps: list[Step] = []
+    after: list[dict[str, Any]] = []
+    for record in records[1:]:
+        action = Action.from_json(record, fields_of)
+        before = table
+        table = table.apply(action)
+        if action.type in BETWEEN_DEAL_TYPES:
+            after.append(record)
+        else:
+            steps.append(Step(before, action, record if full else game.public_action(record),
+                              table))
+    end = steps[-1].after.deal if steps else deal
+    assert end is not None
+    writer = _Lines(order, end, full, family)
+    for step in steps:
+        writer.add(step)
+    fields: dict[str, Any] = {"variant": code or OWN_CODE_PREFIX + game.variant}
+    antes, blinds = forced_bets(deal, order)
+    # an ante is layered like any chip (R6), but a big-blind ante is dead (R64)
+    dead_ante = deal.carry > deal.totals.carry  # posted at the start, into the main pot
+    fields |= {"ante_trimming_status": not dead_ante, "antes": antes,
+               "blinds_or_straddles": blinds}
+    if game.betting_structures:
+        if betting == "fixed_limit":
+            fields |= {"small_bet": deal.rules.small_bet, "big_bet": deal.rules.big_bet}
+        else:
+            fields["min_bet"] = deal.rules.min_bet
+    fields |= {"starting_stacks": [deal.totals.stacks[s] for s in order],
+               "actions": writer.lines}
+    fields |= {"hand": number, "table": setup.name or "Table"}
+    if started:
+        moment = parse_time(started)
+        fields |= {"time": moment.time().replace(microsecond=0, tzinfo=None),
+                   "time_zone": "UTC", "day": moment.day, "month": moment.month,
+                   "year": moment.year}
+    fields |= {"seats": [table.seats[s] + 1 if table.seats else s + 1 for s in order],
+               "seat_count": len(table.base.names),
+               "players": [deal.players[s].name for s in order]}
+    over = steps[-1].after.deal_over if steps else False
+    if over:
+        payouts = end.result.payouts if end.result is not None else {}
+        fields["finishing_stacks"] = [end.players[s].stack for s in order]
+        fields["winnings"] = [payouts.get(deal.players[s].name, 0) for s in order]
+    fields["_variant"] = game.variant
+    if game.betting_structures:
+        fields["_betting"] = betting
+    fields["_dealer"] = deal.players[deal.dealer].name
+    extra = {k: v for k, v in records[0].items() if k != "type"}
+    if extra:
+        fields["_start"] = extra
+    if deal.totals.carry:
+        fields["_carried_in"] = deal.totals.carry  # R7 carry: chips in the pot from before
+    if over and end.carry:
+        fields["_carried_out"] = end.carry
+    if not over:
+        fields["_in_play"] = True
+    if first is not None:
+        fields["_setup"] = setup.to_json()
+        if first:
+            fields["_before"] = list(first)
+    if after:
+        fields["_after"] = after
+    return fields
+
+
+def plays_as_phh(game: Game) -> bool:
+    """Whether the game deals, bets and shows down as PHH's hold 'em family (it has a PHH
+    code): its deals are written with PHH's actions whatever their code."""
+    return bool(game.phh_codes)
+
+
+def hole_cards(game: Game) -> int:
+    """How many hole cards each player of such a game is dealt: what its showdown shows."""
+    return next(p.hole for p in game.phases if isinstance(p, CardsShowdown))
+
+
+def phh_order(deal: Deal, family: bool) -> list[int]:
+    """The deal's seats as PHH numbers its players (p1, p2...): clockwise from the dealer's
+    left, the dealer (the button) last. Heads up that puts the big blind first: PHH's
+    forced bets are written reversed there (:func:`forced_bets`). A game PHH plays lists
+    only the players dealt in."""
+    button = deal.dealer_button()
+    n = len(deal.players)
+    seats = [(button + 1 + k) % n for k in range(n)]
+    if family:
+        seats = [s for s in seats if deal.players[s].status != PlayerStatus.OUT]
+    return seats
+
+
+def forced_bets(deal: Deal, order: list[int]) -> tuple[list[int], list[int]]:
+    """Each player's ante and blind as the deal started, in PHH order: the blind is what the
+    player put into the first round, the ante what else left their stack. Heads up PHH reads
+    both fields reversed (its player 1 posts the second value), so they are written so."""
+    antes, blinds = [], []
+    for s in order:
+        p = deal.players[s]
+        paid = deal.totals.stacks[s] - p.stack
+        blinds.append(p.round_bet if s in deal.blinds else 0)
+        antes.append(paid - blinds[-1])
+    if deal.blinds and plays_as_phh(deal.game):
+        small, big, *straddle = deal.blinds
+        nominal = {small: deal.rules.small_blind, big: deal.rules.big_blind}
+        nominal |= {seat: 2 * deal.rules.big_blind for seat in straddle}  # R63
+        # a blind posted short is written as the blind: PHH (as PokerKit) posts what it can
+        blinds = [nominal.get(s, b) if b else 0 for s, b in zip(order, blinds, strict=True)]
+    if len(order) == 2:
+        antes.reverse()
+        blinds.reverse()
+    return antes, blinds
+
+
+class _Lines:
+    """The action lines of one deal, record by record."""
+
+    def __init__(self, order: list[int], end: Deal, full: bool, family: bool) -> None:
+        self.number = {seat: k + 1 for k, seat in enumerate(order)}
+        self.order = order
+        self.end = end  # the deal after its last record: the cards as they ended
+        self.full = full
+        self.family = family
+        self.lines: list[str] = []
+        self.betting_end = 0  # where PHH's showdown goes: after the last betting line
+
+    def actor(self, deal: Deal, name: str | None) -> str:
+        return f"p{self.number[deal.player(name).seat]}"
+
+    def add(self, step: Step) -> None:
+        action, deal = step.action, step.before.deal
+        assert deal is not None
+        kind = action.type
+        if kind in ("check", "call") or (kind == "all_in" and self.only_calls(deal, action)):
+            self.bet_line(f"{self.actor(deal, action.player)} cc")
+        elif kind == "fold" and action.card is None:
+            self.bet_line(f"{self.actor(deal, action.player)} f")
+        elif kind in ("bet", "raise") and action.amount is not None:
+            self.bet_line(f"{self.actor(deal, action.player)} cbr {action.amount}")
+        elif kind == "all_in":
+            most = limits(deal, deal.player(action.player)).most
+            self.bet_line(f"{self.actor(deal, action.player)} cbr {most}")
+        elif kind == "reveal":
+            self.lines.append("d db " + self.reveal_cards(step))
+        elif kind == "next" and self.family:
+            self.deal_holes(deal)
+        elif kind == "next":
+            phase = deal.current_phase
+            note = f" # {phase.instruction}" if isinstance(phase, NextPhase) else ""
+            self.lines.append("d _next" + note)
+        elif kind == "deal_cards":
+            cards = step.shown.get("cards") or []
+            self.lines.append(f"d dh {self.actor(deal, action.player)} {card_text(cards)}")
+        elif kind == "showdown":
+            self.showdown(step)
+        else:
+            self.lines.append(self.generic(deal, step.shown))
+
+    def bet_line(self, line: str) -> None:
+        self.lines.append(line)
+        self.betting_end = len(self.lines)
+
+    @staticmethod
+    def only_calls(deal: Deal, action: Action) -> bool:
+        allowed = limits(deal, deal.player(action.player))
+        return allowed.most <= allowed.current
+
+    def reveal_cards(self, step: Step) -> str:
+        """The cards a reveal turned: in a game PHH plays, as the board ended (a card entered
+        only at the showdown was turned face up here all the same); elsewhere as the record
+        has them (the showdown's line gives the others)."""
+        cells = step.before.next_step().cells or ()
+        if self.family:
+            return card_text([self.end.grid.get(c) or "?" for c in cells])
+        given = step.shown.get("cards")
+        if isinstance(given, list):
+            given = dict(zip(cells, given, strict=False))
+        given = given or {}
+        return card_text([given.get(c, "?") for c in cells])
+
+    def deal_holes(self, deal: Deal) -> None:
+        """PHH deals every player their hole cards, one line each: the dealer's view has the
+        cards the dealer entered (at the showdown), the public's never (they show at ``sm``)."""
+        count = hole_cards(deal.game)
+        for seat in self.order:
+            cards = self.end.players[seat].cards if self.full else []
+            shown = cards if len(cards) == count else ["?"] * count
+            self.lines.append(f"d dh p{self.number[seat]} {card_text(shown)}")
+        self.betting_end = len(self.lines)
+
+    def showdown(self, step: Step) -> None:
+        deal = step.before.deal
+        assert deal is not None
+        record = step.shown
+        hands = record.get("hands") or {}
+        shown = [f"{self.actor(deal, name)} sm {card_text(cards)}"
+                 for name, cards in sorted(hands.items(),
+                                           key=lambda item: self.number[
+                                               deal.player(item[0]).seat])]
+        if self.family:
+            # PHH shows down once the betting is over, before a run-out's board: there
+            self.lines[self.betting_end:self.betting_end] = shown
+            return
+        self.lines += shown
+        rest = {k: v for k, v in record.items() if k != "hands"}
+        if len(rest) > 1:
+            self.lines.append(self.generic(deal, rest))
+
+    def generic(self, deal: Deal, record: dict[str, Any]) -> str:
+        """A record PHH has no verb for: ``<actor> _<type> key=value...``."""
+        actor = self.actor(deal, record["player"]) if record.get("player") else "d"
+        words = [actor, "_" + str(record["type"])]
+        for key, value in record.items():
+            if key not in ("type", "player"):
+                words.append(f"{key}={value_text(value)}")
+        return " ".join(words)
+
+
+def card_text(cards: Sequence[str | None]) -> str:
+    """Cards as PHH writes them, run together: ``AhKd``; a card not known ``??``, a card
+    recorded by its rank alone (R23) ``K?``."""
+    return "".join(one_card(c) for c in cards)
+
+
+def one_card(card: str | None) -> str:
+    if not card or card == "?":
+        return UNKNOWN
+    canonical = parse_card(card, jokers=True, rank_only=True)
+    return canonical if len(canonical) == 2 else canonical + "?"
+
+
+def value_text(value: Any) -> str:
+    """A field of a record a line carries: a number, cells, a card or cards (in-deal records
+    hold nothing else)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, dict):  # cells: r1c1:Kh,r2c4:7c
+        return ",".join(f"{cell}:{one_card(card)}" for cell, card in value.items())
+    if isinstance(value, list):
+        return card_text(value)
+    return one_card(str(value))
+
+
+# --------------------------------------------------------------------------- TOML
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def dumps(fields: dict[str, Any], section: str | None = None) -> str:
+    """PHH's TOML: one field a line, the actions one a line."""
+    lines = [f"[{section}]"] if section is not None else []
+    for key, value in fields.items():
+        if key == "actions":
+            lines.append("actions = [")
+            lines += [f"  {toml_value(line)}," for line in value]
+            lines.append("]")
+        else:
+            lines.append(f"{toml_key(key)} = {toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else toml_value(key)
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, time):
+        return value.isoformat()
+    if isinstance(value, str):
+        return '"' + "".join(_escape(ch) for ch in value) + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}"
+                               for k, v in value.items()) + "}"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+            "\r": "\\r"}
+
+
+def _escape(ch: str) -> str:
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ord(ch) < 0x20 or ord(ch) == 0x7F:
+        return f"\\u{ord(ch):04X}"
+    return ch
+
+
+# --------------------------------------------------------------------------- a stored table
+def deal_records(stored: history.Stored, number: int) -> list[dict[str, Any]] | None:
+    """The records of deal ``number`` that still count, its start first; None if no such
+    deal."""
+    deal = next((d for d in stored.deals if d["number"] == number), None)
+    if deal is None:
+        return None
+    kept = effective(r for r in stored.records
+                             if r["deal"] == number and r["seq"] >= deal["start_seq"])
+    return [r["action"] for r in kept]
+
+
+def records_before_first(stored: history.Stored) -> list[dict[str, Any]]:
+    """The between-deal records before the first deal (a seat, a sit-out)."""
+    first = stored.deals[0]["start_seq"] if stored.deals else None
+    return [r["action"] for r in effective(
+        r for r in stored.records if first is None or r["seq"] < first)
+        if r["action"].get("type") in BETWEEN_DEAL_TYPES]
+
+
+def deal_phh(stored: history.Stored, number: int, *, full: bool) -> str | None:
+    """Deal ``number`` as one PHH hand, or None if the table has no such deal."""
+    records = deal_records(stored, number)
+    if records is None:
+        return None
+    return dumps(section_fields(stored, number, records, full=full))
+
+
+def section_fields(stored: history.Stored, number: int, records: list[dict[str, Any]], *,
+                   full: bool) -> dict[str, Any]:
+    row = next(d for d in stored.deals if d["number"] == number)
+    first = records_before_first(stored) if row is stored.deals[0] else None
+    return deal_fields(stored.setup, stored.bases[number], records, number=number,
+                       started=row["started"], full=full, first=first)
+
+
+def table_phhs(stored: history.Stored, *, full: bool) -> str:
+    """Every deal of the table, one PHH section each (``[3]`` for deal 3), in order."""
+    parts = []
+    for row in stored.deals:
+        records = deal_records(stored, row["number"])
+        assert records is not None
+        parts.append(dumps(section_fields(stored, row["number"], records, full=full),
+                           section=str(row["number"])))
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- reading
+def rebuild(text: str) -> history.Rebuilt:
+    """A table exported as PHH (:func:`table_phhs`, the dealer's view), checked and replayed
+    as the JSON import replays its file: the rows a new table gets. Raises
+    :class:`ImportRefusedError` with a sentence for the first thing wrong."""
+    return history.rebuild(read_table(text))
+
+
+def read_table(text: str) -> dict[str, Any]:
+    """The table a PHH export holds, as the JSON export writes it (``history.rebuild`` reads
+    that): its set-up and every record, read back from the action lines and the
+    ``_``-fields, each deal's stacks checked against the file's."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ImportRefusedError(f"The file is not PHH (TOML): {err}.") from None
+    except RecursionError:  # arrays nested thousands deep
+        raise ImportRefusedError("The file is not PHH: its arrays are nested too deep.") from None
+    sections = list(doc.values()) if "variant" not in doc else [doc]
+    if not sections or not all(isinstance(s, dict) for s in sections):
+        raise ImportRefusedError("The file has no hand in it: a PHH file of dealer-assist's "
+                                 "export.phhs holds one section a deal.")
+    if len(sections) > MAX_SECTIONS:
+        raise ImportRefusedError(f"The file has more than {MAX_SECTIONS:,} hands: an import "
+                                 "takes at most that.")
+    setup_json = sections[0].get("_setup")
+    if not isinstance(setup_json, dict):
+        raise ImportRefusedError("The file's first hand has no _setup: only a whole table "
+                                 "exported by dealer-assist (export.phhs) can be imported.")
+    try:
+        setup = setup_from_json(setup_json)
+    except DealerAssistError as err:
+        raise ImportRefusedError(f"The file's set-up is refused: {err}") from None
+    except (KeyError, TypeError, AttributeError):
+        raise ImportRefusedError("The file's _setup needs variant, players and rules.") from None
+    reader = _Reader(setup)
+    for index, section in enumerate(sections, start=1):
+        reader.read_section(index, section, first=index == 1)
+    return {
+        "format": history.EXPORT_FORMAT, "version": history.EXPORT_VERSION,
+        "table": {"name": setup.name, "variant": setup.variant,
+                  "created": reader.records[0]["time"] if reader.records else None},
+        "setup": setup.to_json(), "actions": reader.records,
+    }
+
+
+_LINE = re.compile(r"\s*(?P<body>[^#]*?)\s*(?:#.*)?")
+
+
+class _Reader:
+    """Replays the file's records as it reads them: what ``cc`` or ``cbr 12`` stands for
+    (a check or a call, a bet, a raise or an all-in) is the table's to say."""
+
+    def __init__(self, setup: TableSetup) -> None:
+        self.table = Table.from_setup(setup)
+        self.records: list[dict[str, Any]] = []
+        self.where = ""
+        self.stamp = ""
+
+    def push(self, body: dict[str, Any]) -> None:
+        try:
+            action = Action.from_json(body, self.table.setup.catalogue.place_fields)
+            self.table = self.table.apply(self.table.prepare(action))
+        except DealerAssistError as err:
+            raise ImportRefusedError(f"{self.where} cannot be replayed: {err}") from None
+        self.records.append({"seq": len(self.records) + 1, "time": self.stamp,
+                             "action": action.to_json()})
+
+    def read_section(self, index: int, section: dict[str, Any], *, first: bool) -> None:
+        number = section.get("hand", index)
+        self.where = f"Hand {str(number)[:12]}"
+        self.stamp = section_time(section, self.where)
+        if first:
+            for body in as_records(section.get("_before", []), self.where):
+                self.push(body)
+        start = section.get("_start", {})
+        if not isinstance(start, dict):
+            raise ImportRefusedError(f"{self.where}: _start must be a table of fields.")
+        self.push({**start, "type": "start_deal"})
+        deal = self.table.deal
+        assert deal is not None
+        players = section.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ImportRefusedError(f"{self.where} has no list of players.")
+        order = phh_order(deal, plays_as_phh(self.table.game))
+        self.check_stacks(players, section.get("starting_stacks"), deal, order, "starting",
+                          [deal.totals.stacks[s] for s in order])
+        lines = section.get("actions", [])
+        if not isinstance(lines, list) or len(lines) > MAX_LINES:
+            raise ImportRefusedError(f"{self.where}: actions must be a list of at most "
+                                     f"{MAX_LINES:,} lines.")
+        self.read_lines(players, lines)
+        end = self.table.deal
+        if "finishing_stacks" in section and end is not None:
+            self.check_stacks(players, section["finishing_stacks"], end, order, "finishing",
+                              [end.players[s].stack for s in order])
+        for body in as_records(section.get("_after", []), self.where):
+            self.push(body)
+
+    def check_stacks(self, players: list[str], claimed: Any, deal: Deal, order: list[int],
+                     which: str, replayed: list[int]) -> None:
+        names = [deal.players[s].name for s in order]
+        if players != names or claimed != replayed:
+            raise ImportRefusedError(f"{self.where}'s players and {which} stacks are not what "
+                                     "its records make: the file has been changed.")
+
+    def read_lines(self, players: list[str], lines: list[Any]) -> None:
+        shown: dict[str, list[str]] = {}
+        extra: dict[str, Any] = {}
+        dealing = False
+        for position, raw in enumerate(lines):
+            self.where = self.where.split(",")[0] + f", line {position + 1}"
+            if not isinstance(raw, str) or len(raw) > 400:
+                raise ImportRefusedError(f"{self.where} is not an action line.")
+            match = _LINE.fullmatch(raw)
+            words = match.group("body").split() if match else []
+            if not words:
+                continue  # PHH's no-op: a comment alone
+            try:
+                body = self.line_record(words, players, shown, extra, dealing)
+            except (ValueError, IndexError, KeyError):
+                raise ImportRefusedError(f"{self.where} cannot be read: {raw[:60]!r}."
+                                         ) from None
+            # the hole cards PHH deals a line a player are one record (next)
+            dealing = words[:2] == ["d", "dh"] and (body is None or body["type"] == "next")
+            if body is not None:
+                self.push(body)
+            if (shown or extra) and self.step_kind() == "showdown" and not any(
+                    is_showdown_line(w) for w in following(lines, position)):
+                self.push({"type": "showdown", **extra,
+                           **({"hands": shown} if shown else {})})
+                shown, extra = {}, {}
+        if shown or extra:
+            raise ImportRefusedError(f"{self.where}: the hands shown come before the deal "
+                                     "reaches its showdown.")
+
+    def step_kind(self) -> str:
+        return str(self.table.next_step().kind)
+
+    def line_record(self, words: list[str], players: list[str], shown: dict[str, list[str]],
+                    extra: dict[str, Any], dealing: bool) -> dict[str, Any] | None:
+        """The record a line stands for; None where it is part of another (a showdown's
+        hands are gathered until the showdown, hole cards after the first line)."""
+        actor, verb, args = words[0], words[1], words[2:]
+        name = None if actor == "d" else player_named(actor, players)
+        kind = self.step_kind()
+        if verb == "dh" and dealing:
+            return None
+        if verb == "dh" and kind == "next":
+            return {"type": "next"}
+        if verb == "dh":
+            return {"type": "deal_cards", "player": player_named(args[0], players),
+                    "cards": [c[0] if c[1] == "?" else c for c in split_cards(args[1])]}
+        if verb == "db":
+            cells = self.table.next_step().cells or ()
+            cards = split_cards(args[0])
+            return {"type": "reveal", "cards": {cell: card for cell, card in
+                                                zip(cells, cards, strict=False)
+                                                if card != UNKNOWN}}
+        if verb == "sm":
+            shown[str(name)] = split_cards(args[0])
+            return None
+        if verb == "_showdown":
+            extra.update(generic_fields(args))
+            return None
+        if verb == "cc":
+            step = self.table.step()
+            return {"type": "call" if step.get("to_call") else "check", "player": name}
+        if verb == "f":
+            return {"type": "fold", "player": name}
+        if verb == "cbr":
+            return self.bet_record(str(name), int(args[0]))
+        if verb.startswith("_"):
+            body = {"type": verb[1:], **generic_fields(args)}
+            return body | ({"player": name} if name else {})
+        raise ValueError(verb)
+
+    def bet_record(self, name: str, total: int) -> dict[str, Any]:
+        deal = self.table.deal
+        if deal is None or deal.round is None:
+            raise ValueError(name)
+        allowed = limits(deal, deal.player(name))
+        if total == allowed.most:
+            return {"type": "all_in", "player": name}
+        return {"type": "raise" if allowed.current else "bet", "player": name, "amount": total}
+
+
+def player_named(label: str, players: list[str]) -> str:
+    """The name PHH's ``p3`` stands for (ValueError for a label of no player)."""
+    number = int(label[1:]) if label[:1] == "p" else 0
+    if not 1 <= number <= len(players):
+        raise ValueError(label)
+    return players[number - 1]
+
+
+def following(lines: list[Any], position: int) -> Iterator[list[str]]:
+    """The words of the lines after ``position`` that say anything, the next first."""
+    for raw in lines[position + 1:]:
+        match = _LINE.fullmatch(raw) if isinstance(raw, str) else None
+        words = match.group("body").split() if match else []
+        if words:
+            yield words
+            return
+
+
+def is_showdown_line(words: list[str]) -> bool:
+    return len(words) > 1 and words[1] in ("sm", "_showdown")
+
+
+def split_cards(text: str) -> list[str]:
+    if len(text) % 2:
+        raise ValueError(text)
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+_INT_FIELDS = ("count", "amount", "stack")
+
+
+def generic_fields(args: list[str]) -> dict[str, Any]:
+    """``key=value`` words back into a record's fields: whole numbers, cells
+    (``r1c1:Kh,r2c4:7c``), one card (``card``) or a list of cards."""
+    fields: dict[str, Any] = {}
+    for word in args:
+        key, value = word.split("=", 1)
+        if key in _INT_FIELDS:
+            fields[key] = int(value)
+        elif ":" in value:
+            fields[key] = {cell: card for cell, card in (p.split(":") for p in value.split(","))
+                           if card != UNKNOWN}
+        elif key == "card":
+            fields[key] = value[0] if value[1:] == "?" else value
+        elif value in ("true", "false"):
+            fields[key] = value == "true"
+        else:
+            fields[key] = [c[0] if c[1] == "?" else c for c in split_cards(value)]
+    return fields
+
+
+def as_records(value: Any, where: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ImportRefusedError(f"{where}: _before and _after must be lists of records.")
+    return value
+
+
+def section_time(section: dict[str, Any], where: str) -> str:
+    """When a hand started (PHH's year, month, day and time, in UTC), in ISO 8601."""
+    try:
+        clock = section.get("time") or time()
+        moment = datetime(section["year"], section["month"], section["day"], clock.hour,
+                          clock.minute, clock.second)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ImportRefusedError(f"{where} has no date (year, month, day).") from None
+    return import_time(moment.isoformat() + "+00:00", where)

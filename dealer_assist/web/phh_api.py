@@ -1,0 +1,129 @@
+"""Hand histories in PHH (API.md "History"): one deal, every deal of a table, and the import
+of a table exported so.
+
+Reading is public, as the deals are: without a token a hand history shows only what the
+public saw (a card never shown is ``??``). The dealer token or the host key adds every card
+the dealer entered, which is also what an import needs to replay the deals.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+from flask import Blueprint, Response, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from dealer_assist.core.errors import ImportRefusedError
+from dealer_assist.services import history, phh, storage
+from dealer_assist.services import host as host_service
+from dealer_assist.services.auth import (
+    bearer_token,
+    hash_token,
+    new_table_id,
+    new_token,
+    throttled_sentence,
+)
+from dealer_assist.web import off_loop
+from dealer_assist.web.api import find_table, is_dealer, table_urls
+from dealer_assist.web.errors import ApiError
+from dealer_assist.web.extensions import get_db, get_throttle
+from dealer_assist.web.host import SIMPLE_BODY_TYPES, current_key, full_sentence, require_host
+
+bp = Blueprint("phh", __name__)
+
+MEDIA_TYPE = "application/toml"  # PHH is TOML
+IMPORT_PATH = "/api/tables/import.phhs"
+MAX_IMPORT_BYTES = 4 * 1024 * 1024  # as the JSON import
+IMPORTS_AT_ONCE = threading.BoundedSemaphore(1)  # replaying a file is the heavy request
+
+
+def sees_every_card(row: dict[str, object]) -> bool:
+    """Whether the request carries the host key or a dealer token of this table; a wrong one
+    is a 401, counted towards the throttle like any wrong token."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return False
+    wait = get_throttle().retry_after(request.remote_addr or "unknown")
+    if wait:  # before any comparison: a guesser learns nothing while it waits
+        raise ApiError(429, throttled_sentence(wait), retry_after=wait)
+    if host_service.key_matches(bearer_token(header), current_key()):
+        return True
+    return is_dealer(row)
+
+
+def stored_table(table_id: str) -> tuple[history.Stored, bool]:
+    row = find_table(table_id)  # the 404 sentence of the rest of the API
+    full = sees_every_card(row)
+    stored = history.read_table(get_db(), table_id)
+    if stored is None:
+        raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+    return stored, full
+
+
+def attachment(text: str, stored: history.Stored, suffix: str) -> Response:
+    words = re.sub(r"[^A-Za-z0-9]+", "-", stored.setup.name).strip("-").lower()
+    response = Response(text, mimetype=MEDIA_TYPE)
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{words or "table"}-{stored.table_id}{suffix}"')
+    return response
+
+
+@bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>.phh")
+@off_loop.view
+def deal_phh(table_id: str, number: int) -> Response:
+    stored, full = stored_table(table_id)
+    text = phh.deal_phh(stored, number, full=full)
+    if text is None:
+        raise ApiError(404, f"Table {table_id} has no deal {number}.")
+    return attachment(text, stored, f"-deal-{number}.phh")
+
+
+@bp.get("/api/tables/<table_id>/export.phhs")
+@off_loop.view
+def table_phhs(table_id: str) -> Response:
+    stored, full = stored_table(table_id)
+    return attachment(phh.table_phhs(stored, full=full), stored, ".phhs")
+
+
+@bp.post(IMPORT_PATH)
+@off_loop.view
+def import_phhs() -> ResponseReturnValue:
+    """A table exported as PHH with every card (the dealer's export.phhs), made anew here:
+    the host only, as every import. The body is the file itself, sent as application/toml
+    (a web page cannot send that type to another site without asking it first)."""
+    if request.mimetype in SIMPLE_BODY_TYPES:
+        raise ApiError(415, f"Send the file as {MEDIA_TYPE} (Content-Type: {MEDIA_TYPE}).")
+    require_host()
+    size = request.content_length
+    if size is not None and size > MAX_IMPORT_BYTES:
+        raise ApiError(413, f"The file is too large: an import has at most "
+                            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
+    request.max_content_length = MAX_IMPORT_BYTES
+    try:
+        text = request.get_data().decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "The file is not UTF-8 text: send the export.phhs as it "
+                            "came.") from None
+    if not text.strip():
+        raise ApiError(400, "The body is empty: send the file that export.phhs gave.")
+    if not IMPORTS_AT_ONCE.acquire(blocking=False):
+        raise ApiError(503, "Another import is running: try again in a moment.",
+                       retry_after=2)
+    try:
+        rebuilt = phh.rebuild(text)
+    except ImportRefusedError as err:
+        raise ApiError(400, str(err)) from None
+    finally:
+        IMPORTS_AT_ONCE.release()
+    table_id, token = new_table_id(), new_token()
+    try:
+        history.import_table(get_db(), table_id, hash_token(token), rebuilt)
+    except storage.StorageFull:
+        raise ApiError(507, full_sentence()) from None
+    response = jsonify({"id": table_id, "dealer_token": token, **table_urls(table_id, token),
+                        "deals": len(rebuilt.deals), "actions": len(rebuilt.actions)})
+    response.status_code = 201
+    response.headers["Location"] = f"/api/tables/{table_id}"
+    response.headers["Cache-Control"] = "no-store"
+    return response

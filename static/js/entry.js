@@ -1,0 +1,331 @@
+/* The dealer's card entry (tablet.js): the felt itself is the entry pad. The places whose
+ * faces the step asks for (the cells turned now, at a showdown every card still unknown: the
+ * layout's, a game's own places, each player's hand) are buttons on the felt, framed; the next
+ * one to fill is ringed. A tap on the picker puts a card there and rings the next unknown place,
+ * so a deal costs one tap a card plus one to record. A tap on a place rings it (again on a
+ * filled one: empties it). What is entered is a draft kept on this device, by the deal and the
+ * step: a refused record, an undo back to the step and a reload all find it again. */
+"use strict";
+
+(() => {
+  const { h } = DA;
+  const tableId = document.body.dataset.tableId;
+
+  // ------------------------------------------------------------------ drafts
+  const DRAFT_KEY = `dealer-assist:draft:${tableId}`;
+  let drafts = null;
+  function loadDrafts(dealNumber) {
+    try {
+      const d = JSON.parse(localStorage.getItem(DRAFT_KEY) || "null");
+      if (d && d.deal === dealNumber && d.steps) return d;
+    } catch (e) { /* no drafts */ }
+    return { deal: dealNumber, steps: {} };
+  }
+  function saveDraft(e) {
+    if (!e || !drafts) return;
+    drafts.steps[e.key] = { values: { ...e.values } };
+    try { localStorage.setItem(DRAFT_KEY, JSON.stringify(drafts)); } catch (err) { /* kept in memory */ }
+  }
+
+  function stepKey(s) {
+    const step = s.step;
+    return [s.variant, s.deal_number, step.kind, step.player || "", (step.cells || []).join(",")].join(":");
+  }
+
+  // ------------------------------------------------------------------ what a step asks for
+  /* The groups of places the step asks for, in order, each {id, title, rankOnly, onLayout,
+   * field, player, slots: [{id, label}]}. */
+  function groupsFor(s) {
+    const step = s.step;
+    const g = DA.game(s.variant);
+    const groups = [];
+    const cells = (id, title, list) => groups.push({
+      id, title, onLayout: true, slots: list.map((c) => ({ id: c, label: DA.cellWords(c, s.variant) })),
+    });
+    const hand = (id, title, count, extra) => {
+      const slots = [];
+      for (let i = 1; i <= count; i++) slots.push({ id: `${id}:${i}`, label: count > 1 ? `${title}, card ${i}` : title });
+      groups.push({ id, title, slots, ...extra });
+    };
+    if (step.kind === "reveal") {
+      cells("reveal", "The cards turned", step.cells || []);
+    } else if (step.kind === "deal_cards" && step.player) {
+      hand("deal", `${step.player}'s cards`, step.count || 1, { rankOnly: true });
+    } else if (step.kind === "draw" && step.player) {
+      hand("draw", `${step.player}'s card`, 1, {});
+    } else if (step.kind === "showdown") {
+      if ((step.cells || []).length) cells("cells", g.layout.kind === "board" ? "The board" : "The grid", step.cells);
+      for (const place of g.places || []) {
+        if (!(s[place.field] && s[place.field].length)) hand(place.id, place.title, place.cards, { field: place.field, gamePlace: true });
+      }
+      for (const name of step.players || []) hand(`p:${name}`, `${name}'s hand`, step.hole_cards || 2, { player: name });
+    }
+    return groups;
+  }
+
+  let entry = null;
+
+  /* The entry for the state's step (the same one while the step lasts). */
+  function entryFor(s) {
+    const key = stepKey(s);
+    if (entry && entry.key === key) return entry;
+    const groups = groupsFor(s);
+    const order = [];
+    const slots = {};
+    for (const grp of groups) {
+      for (const slot of grp.slots) {
+        order.push(slot.id);
+        slots[slot.id] = { ...slot, group: grp.id };
+      }
+    }
+    if (!drafts || drafts.deal !== s.deal_number) drafts = loadDrafts(s.deal_number);
+    const draft = drafts.steps[key] || { values: {} };
+    const values = {};
+    for (const id of order) if (draft.values[id]) values[id] = draft.values[id];
+    entry = { key, groups, order, slots, values, active: null, typed: {}, bad: "" };
+    entry.active = nextEmpty(entry, 0);
+    return entry;
+  }
+
+  function nextEmpty(e, from) {
+    const n = e.order.length;
+    for (let i = 0; i < n; i++) {
+      const id = e.order[(from + i) % n];
+      if (!e.values[id]) return id;
+    }
+    return null;
+  }
+
+  function groupOf(e, id) {
+    return e.groups.find((g) => g.id === (e.slots[id] || {}).group);
+  }
+
+  function valuesOf(e, groupId) {
+    return e.groups.find((g) => g.id === groupId).slots.map((x) => e.values[x.id] || null);
+  }
+
+  /* Every full card known at the table or entered, with where: "A♥ is entered twice: ...". */
+  function usedCards(s, e, except = null) {
+    const where = new Map();
+    const grid = (s.grid && s.grid.cells) || {};
+    for (const [c, v] of Object.entries(grid)) if (v && v !== "up") where.set(v, DA.cellWords(c, s.variant));
+    for (const place of DA.game(s.variant).places || []) {
+      for (const v of s[place.field] || []) where.set(v, place.title);
+    }
+    for (const p of s.players || []) for (const v of p.hand || []) if (v.length === 2) where.set(v, `${p.name}'s hand`);
+    for (const [id, v] of Object.entries(e.values)) if (id !== except && v && v.length === 2) where.set(v, e.slots[id].label);
+    return where;
+  }
+
+  // a rank alone (R23) counts once in its rank
+  function rankCounts(s, e) {
+    const count = {};
+    for (const c of usedCards(s, e).keys()) count[c[0]] = (count[c[0]] || 0) + 1;
+    for (const p of s.players || []) for (const c of p.hand || []) if (c.length === 1) count[c] = (count[c] || 0) + 1;
+    for (const v of Object.values(e.values)) if (v && v.length === 1) count[v] = (count[v] || 0) + 1;
+    return count;
+  }
+
+  // ------------------------------------------------------------------ taps
+  let redraw = () => {};
+
+  function tapPlace(id) {
+    const e = entry;
+    if (!e || !e.slots[id]) return;
+    if (e.active === id && e.values[id]) delete e.values[id];
+    e.active = id;
+    e.changing = !!e.values[id]; // a filled place ringed to change it
+    e.bad = "";
+    redraw();
+  }
+
+  function putCard(s, card) {
+    const e = entry;
+    if (!e) return;
+    if (!e.active) e.active = nextEmpty(e, 0);
+    if (!e.active) return;
+    const clash = card.length === 2 ? usedCards(s, e, e.active).get(card) : null;
+    if (clash) {
+      e.bad = `${DA.cardShort(card)} is entered twice: ${clash} and ${e.slots[e.active].label}. Pick another card.`;
+      redraw();
+      return;
+    }
+    e.values[e.active] = card;
+    delete e.typed[e.slots[e.active].group]; // the picker wins over what was typed
+    e.bad = "";
+    e.changing = false;
+    const next = nextEmpty(e, e.order.indexOf(e.active) + 1);
+    if (next) e.active = next;
+    redraw();
+  }
+
+  /* What is typed fills the ringed place's group, in order; a card used elsewhere is refused
+   * as it is typed, and its place stays empty. */
+  function typeCards(s, groupId, text) {
+    const e = entry;
+    const grp = e.groups.find((g) => g.id === groupId);
+    const { cards, bad } = DA.parseCards(text, { rankOnly: !!grp.rankOnly });
+    for (const slot of grp.slots) delete e.values[slot.id];
+    const refused = [];
+    grp.slots.forEach((slot, i) => {
+      const card = cards[i];
+      if (!card) return;
+      const clash = card.length === 2 ? usedCards(s, e, slot.id).get(card) : null;
+      if (clash) refused.push(`${DA.cardShort(card)} is entered twice: ${clash} and ${slot.label}.`);
+      else e.values[slot.id] = card;
+    });
+    e.typed[groupId] = text;
+    const words = [];
+    if (bad.length) words.push(`Not a card: ${bad.join(" ")}.`);
+    words.push(...refused);
+    if (cards.length > grp.slots.length) words.push(`Only ${grp.slots.length} card${grp.slots.length > 1 ? "s" : ""} here; the rest is left out.`);
+    e.bad = words.join(" ");
+    const empty = grp.slots.find((x) => !e.values[x.id]);
+    e.active = empty ? empty.id : grp.slots[grp.slots.length - 1].id;
+  }
+
+  // ------------------------------------------------------------------ drawing
+  /* What drawFelt needs to make the places being entered buttons. */
+  function feltEntry(s) {
+    const e = entryFor(s);
+    if (!e.order.length) return null;
+    const labels = {};
+    for (const id of e.order) labels[id] = e.slots[id].label;
+    const hands = e.groups.filter((g) => !g.onLayout && !g.gamePlace)
+      .map((g) => ({ id: g.id, title: g.title, slots: g.slots.map((x) => x.id) }));
+    return { values: e.values, active: e.active, open: new Set(e.order), labels, hands, onTap: tapPlace };
+  }
+
+  /* After drawFelt: each open place says its group and its place in the order (the tests and
+   * bench/bench_taps.py read them). */
+  function markFelt(root) {
+    const e = entry;
+    if (!e) return;
+    for (const el of root.querySelectorAll("[data-slot]")) {
+      const slot = e.slots[el.dataset.slot];
+      if (!slot || !el.matches("button")) continue;
+      el.dataset.group = slot.group;
+      el.dataset.order = String(e.order.indexOf(el.dataset.slot));
+    }
+  }
+
+  function pickerEl(s, { rankOnly = false } = {}) {
+    const e = entry;
+    const used = e ? usedCards(s, e) : new Map();
+    const count = e ? rankCounts(s, e) : {};
+    const el = h("div.picker", { role: "group", "aria-label": "Card picker" });
+    if (rankOnly) {
+      const ranks = h("div.rank-row");
+      for (const r of DA.RANKS) {
+        ranks.append(h("button.pick.rank-only", { type: "button", dataset: { rank: r }, disabled: (count[r] || 0) >= 4,
+          "aria-label": `Rank ${DA.rankText(r)}`, onclick: () => putCard(s, r) }, DA.rankText(r)));
+      }
+      el.append(h("div.picker-label", { text: "Rank only (fastest)" }), ranks, h("div.picker-label", { text: "Or the exact card" }));
+    }
+    for (const suit of DA.SUITS) {
+      const row = h(`div.suit-row.${suit === "h" || suit === "d" ? "red" : "black"}`);
+      for (const r of DA.RANKS) {
+        const card = r + suit;
+        row.append(h("button.pick", { type: "button", dataset: { card }, disabled: used.has(card) || (count[r] || 0) >= 4,
+          "aria-label": DA.cardWords(card), onclick: () => putCard(s, card) },
+        h("span.rank", { text: DA.rankText(r) }), h("span.suit", { text: DA.SUIT[suit] })));
+      }
+      el.append(row);
+    }
+    return el;
+  }
+
+  /* The panel under the record button(s): where the next card goes, the picker, a box to type
+   * the ringed place's group instead, and what was refused. */
+  function panelEl(s, { onEnter, rankOnly = false } = {}) {
+    const e = entryFor(s);
+    const wrap = h("div.entry");
+    // where the next card picked goes (the record button above counts what is entered)
+    const all = e.order.every((id) => e.values[id]);
+    const here = e.active ? e.slots[e.active].label : null;
+    wrap.append(h("p.entry-hint#entry-hint", null,
+      all && !e.changing ? "Every card is entered."
+        : e.values[e.active] ? ["Tap a card to change ", h("span.entry-next", { text: here })]
+          : ["Next: ", h("span.entry-next", { text: here })]));
+    wrap.append(pickerEl(s, { rankOnly }));
+    const grp = e.active ? groupOf(e, e.active) : e.groups[0];
+    if (grp) {
+      const input = h("input.card-text#card-text", {
+        type: "text", inputmode: "text", autocomplete: "off", autocapitalize: "off", spellcheck: "false",
+        placeholder: `${grp.title}: ${grp.rankOnly ? "A 7 K (or 7h Kd)" : "As Kd 10h"}`,
+        "aria-label": `Type ${grp.title}`, dataset: { group: grp.id },
+      });
+      input.value = e.typed[grp.id] ?? valuesOf(e, grp.id).filter(Boolean).join(" ");
+      input.addEventListener("input", () => {
+        typeCards(s, grp.id, input.value);
+        const pos = input.selectionStart;
+        redraw();
+        const again = document.getElementById("card-text");
+        if (again) {
+          again.focus();
+          if (pos !== null && pos !== undefined) again.setSelectionRange(pos, pos);
+        }
+      });
+      input.addEventListener("keydown", (ev) => { if (ev.key === "Enter" && onEnter) { ev.preventDefault(); onEnter(); } });
+      wrap.append(h("label.entry-type", null, h("span.entry-type-label", { text: "Or type" }), input));
+    }
+    wrap.append(h("p.entry-bad#entry-bad", { role: "alert", text: e.bad || "" }));
+    return wrap;
+  }
+
+  /* The step's record, from what was entered; a sentence instead where it cannot go yet. */
+  function recordBody(s) {
+    const e = entryFor(s);
+    const step = s.step;
+    const g = DA.game(s.variant);
+    if (step.kind === "reveal") {
+      const cards = {};
+      for (const id of e.order) if (e.values[id]) cards[id] = e.values[id];
+      return Object.keys(cards).length ? { type: "reveal", cards } : { type: "reveal" };
+    }
+    if (step.kind === "deal_cards") {
+      const cards = valuesOf(e, "deal");
+      if (cards.some((c) => !c)) return `Enter all ${cards.length} of ${step.player}'s cards first.`;
+      return { type: "deal_cards", player: step.player, cards };
+    }
+    if (step.kind === "draw") {
+      const card = valuesOf(e, "draw")[0];
+      if (!card) return `Enter the card ${step.player} drew, or let the app draw.`;
+      return { type: "draw", player: step.player, card };
+    }
+    const body = { type: "showdown" };
+    for (const grp of e.groups) {
+      const values = valuesOf(e, grp.id);
+      if (grp.id === "cells" && g.layout.kind === "board") {
+        if (values.some((c) => !c)) return "Enter every board card not entered yet.";
+        body.board = values;
+      } else if (grp.id === "cells") {
+        body.cells = {};
+        grp.slots.forEach((slot, i) => { if (values[i]) body.cells[slot.id] = values[i]; });
+      } else if (grp.field) {
+        body[grp.field] = values.filter(Boolean);
+      } else if (grp.player) {
+        body.hands = body.hands || {};
+        body.hands[grp.player] = values.filter(Boolean);
+      }
+    }
+    return body;
+  }
+
+  function entered(s) {
+    const e = entryFor(s);
+    return e.order.filter((id) => e.values[id]).length;
+  }
+
+  DA.entry = {
+    /* Called by tablet.js before each render: the draft kept, the redraw to call on a tap. */
+    begin(s, render) {
+      redraw = render;
+      const e = entryFor(s);
+      saveDraft(e);
+      return e;
+    },
+    feltEntry, markFelt, panelEl, recordBody, entered,
+    size: (s) => entryFor(s).order.length,
+  };
+})();
