@@ -1,6 +1,7 @@
-"""The app's caps (issue 14), wired: send queues that drop to the newest state, rate limits on
-joins and on table creation, and the open-connection counts that ``dealer-assist serve``
-checks before it gives a connection a thread (cli.LimitedWSGIServer).
+"""The app's caps (issues 14 and 25), wired: send queues that drop to the newest state, rate
+limits on joins and on table creation, the connections dismissed for their joins, and the
+open-connection counts that ``dealer-assist serve`` checks as it accepts a connection
+(web/server.py).
 
 Like web/host.py this imports nothing of the app factory or the API: what it needs of the app
 it takes from ``current_app``.
