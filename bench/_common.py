@@ -157,8 +157,7 @@ def app_server(db: Path | str, log: Path, *, synchronous: str | None = None,
     flags: list[str] = []
     if synchronous:
         flags += ["--synchronous", synchronous]
-    if async_mode:
-        flags += ["--async-mode", async_mode]
+    # async_mode: the app serves on gevent since issue 25; its server before is --baseline's
     if before:
         flags += ["--pool-keep", "0", "--sync-in-commit"]
     elif pool_keep is not None:
@@ -191,7 +190,7 @@ def baseline_server(ref: str, folder: Path, log: Path) -> ServerProcess:
                          env={"PYTHONPATH": str(folder)}, cwd=folder)
 
 
-def bare_server(log: Path, *, async_mode: str = "threading", pad: int = 0) -> ServerProcess:
+def bare_server(log: Path, *, async_mode: str = "gevent", pad: int = 0) -> ServerProcess:
     port = free_port()
     return ServerProcess([sys.executable, str(BENCH_DIR / "bare_server.py"), "--port",
                           str(port), "--async-mode", async_mode, "--pad", str(pad)], log, port)
@@ -606,7 +605,6 @@ def serve(argv: list[str]) -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", required=True, help="a SQLite file or a postgresql:// URL")
     parser.add_argument("--synchronous", choices=("FULL", "NORMAL", "OFF"))
-    parser.add_argument("--async-mode", choices=("threading", "gevent"))
     parser.add_argument("--pool-keep", type=int, default=None,
                         help="connections the pool keeps (0: a new one per request, as before)")
     parser.add_argument("--sync-in-commit", action="store_true",
@@ -619,11 +617,6 @@ def serve(argv: list[str]) -> None:
     args = parser.parse_args(argv)
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
-    if args.async_mode == "gevent":
-        from gevent import monkey
-
-        monkey.patch_all()
-    from dealer_assist import app as app_module
     from dealer_assist import cli
     from dealer_assist.services import storage
 
@@ -648,18 +641,12 @@ def serve(argv: list[str]) -> None:
 
         TableStore.act = act_synced  # type: ignore[method-assign]
     if args.sync_at_teardown:
-        from dealer_assist.web import live
+        from dealer_assist.web import broadcast
 
-        live.pay_owed_sync = lambda: None  # type: ignore[assignment]  # teardown pays it
-    if args.async_mode:
-        real = app_module.SocketIO
-
-        def socketio_with(app: Any, **kwargs: Any) -> Any:
-            kwargs["async_mode"] = args.async_mode
-            return real(app, **kwargs)
-
-        app_module.SocketIO = socketio_with  # type: ignore[assignment,misc]
-    cli.serve(HOST, args.port, cli.database_arg(args.db))
+        broadcast.pay_owed_sync = lambda: None  # type: ignore[assignment]  # teardown pays it
+    # as ``dealer-assist serve`` runs (gevent patched in first, by cli/serve.py)
+    sys.exit(cli.main(["serve", "--host", HOST, "--port", str(args.port), "--db", args.db,
+                       "--no-mdns"]))
 
 
 @contextlib.contextmanager

@@ -1,8 +1,9 @@
 """The floor of our stack: a bare Flask-SocketIO server that only re-broadcasts a counter.
 
-Same stack and run call as ``dealer-assist serve`` (Flask, Flask-SocketIO, the same async
-mode, Werkzeug's server with simple-websocket in threading mode), and nothing else: no
-storage, no rules, no state to build.
+Same stack as ``dealer-assist serve`` (Flask, Flask-SocketIO, gevent, the app's own server
+and websocket: web/server.py, web/websocket.py), and nothing else: no storage, no rules, no
+state to build. ``--async-mode threading`` is the stack before issue 25 (Werkzeug's threaded
+server, simple-websocket).
 
 - Socket.IO ``join`` with ``{"table": room}``: the client joins ``room`` and gets
   ``state`` = ``{"seq": n}`` at once.
@@ -55,16 +56,27 @@ def build(async_mode: str, pad: int = 0) -> tuple[Any, Any]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--async-mode", choices=("threading", "gevent"), default="threading")
+    parser.add_argument("--async-mode", choices=("threading", "gevent"), default="gevent")
     parser.add_argument("--pad", type=int, default=0,
                         help="add this many bytes to each state (to match a real state's size)")
     args = parser.parse_args(argv)
     if args.async_mode == "gevent":
+        import gevent
         from gevent import monkey
 
         monkey.patch_all()
+        gevent.config.track_greenlet_tree = False
     app, socketio = build(args.async_mode, args.pad)
-    # as dealer_assist.cli.serve runs the app
+    if args.async_mode == "gevent":  # as dealer_assist.cli.serve runs the app
+        from dealer_assist.services.connection_caps import ConnectionCaps
+        from dealer_assist.web.server import GuardedServer
+        from dealer_assist.web.websocket import use_green_websockets
+
+        use_green_websockets(socketio.server.eio)
+        caps = ConnectionCaps(per_address=100_000, total=100_000)
+        GuardedServer(("127.0.0.1", args.port), app, caps,
+                      largest_body=lambda *request: 64 * 1024).serve_forever()
+        return
     socketio.run(app, host="127.0.0.1", port=args.port, allow_unsafe_werkzeug=True,
                  use_reloader=False, log_output=True)
 

@@ -128,7 +128,7 @@ def describe(args: argparse.Namespace, rounds: int) -> None:
     print(f"{args.tables} tables x {args.clients} clients = {args.tables * args.clients} "
           f"clients over {args.procs} processes; one action per table every {args.every} s "
           f"for {rounds * args.every:.0f} s ({args.tables / args.every:.0f} actions/s); "
-          f"async mode {args.async_mode or 'threading (as shipped)'}, synchronous "
+          f"async mode {args.async_mode or 'gevent (as shipped)'}, synchronous "
           f"{args.synchronous or 'FULL (as shipped)'}"
           + (", BEFORE the fixes" if args.before else ""), flush=True)
 

@@ -151,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds between two actions (to any server)")
     parser.add_argument("--procs", type=int, default=4, help="client processes")
     parser.add_argument("--async-mode", choices=("threading", "gevent"), default=None,
-                        help="run both servers in this mode (default: the app's own)")
+                        help="the floor's stack (default: gevent, the app's own); the app "
+                             "before issue 25 (threading) is --baseline 2df6c89")
     parser.add_argument("--synchronous", choices=("FULL", "NORMAL"), default=None,
                         help="the app's PRAGMA synchronous (default: as shipped, FULL)")
     parser.add_argument("--padded", action="store_true",
@@ -185,13 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.actions} actions per server and size, the servers in turn, one action every "
           f"{args.gap * 1000:.0f} ms; clients over "
           f"{args.procs} processes, {args.rounds} rounds, async mode "
-          f"{args.async_mode or 'threading (the app as shipped)'}, synchronous "
+          f"{args.async_mode or 'gevent (as shipped)'} for the floor, synchronous "
           f"{args.synchronous or 'FULL (as shipped)'}")
     results: dict[tuple[str, int], list[dict[str, Any]]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-fanout-") as tmp:
         app = app_server(Path(tmp) / "fanout.db", Path(tmp) / "app.log",
                          async_mode=args.async_mode, synchronous=args.synchronous)
-        bare = bare_server(Path(tmp) / "bare.log", async_mode=args.async_mode or "threading")
+        bare = bare_server(Path(tmp) / "bare.log", async_mode=args.async_mode or "gevent")
         kinds = [("app", app), ("bare", bare)]
         if args.before:
             kinds.insert(1, ("app-0", app_server(Path(tmp) / "before.db",
@@ -211,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.padded:
             print(f"bare+pad: states padded to {pad} bytes, the app's mean public state")
             kinds.append(("bare+pad", bare_server(Path(tmp) / "pad.log", pad=pad,
-                                                  async_mode=args.async_mode or "threading")))
+                                                  async_mode=args.async_mode or "gevent")))
         with servers(*(server for _, server in kinds)):
             for rnd in range(args.rounds):
                 for n in args.sizes:

@@ -76,29 +76,33 @@ def hold_sockets(address: str, port: int, count: int, stop: threading.Event,
 
 
 def spam_joins(url: str, table: str, stop: threading.Event) -> None:
+    """Join in a loop (a real and a guessed token); disconnected for it, connect again at
+    once, as a determined guest would (issue 25: each try is then a refused socket)."""
     import socketio
 
     def refused(error: dict[str, Any]) -> None:
         if "Too many" in str(error.get("error")):
             STATS["join_refusals"] += 1
 
-    try:
+    while not stop.is_set():
         client = socketio.Client(reconnection=False)
         client.on("error", refused)
-        client.connect(url, transports=["websocket"], wait_timeout=5)
-    except Exception as err:  # refused at the cap: that is the server doing its job
-        print(f"join spammer not connected: {err!r}", file=sys.stderr, flush=True)
-        return
-    try:
-        while not stop.is_set():
-            client.emit("join", {"table": table})
-            client.emit("join", {"table": table, "token": "guessed"})
-            STATS["joins"] += 2
-            time.sleep(0.002)
-    except Exception as err:
-        print(f"join spammer stopped: {err!r}", file=sys.stderr, flush=True)
-    finally:
-        client.disconnect()
+        try:
+            client.connect(url, transports=["websocket"], wait_timeout=5)
+        except Exception:  # refused at the cap, or held off: the server doing its job
+            STATS["connects_refused"] = STATS.get("connects_refused", 0) + 1
+            stop.wait(0.01)
+            continue
+        try:
+            while client.connected and not stop.is_set():
+                client.emit("join", {"table": table})
+                client.emit("join", {"table": table, "token": "guessed"})
+                STATS["joins"] += 2
+                time.sleep(0.002)
+        except Exception:
+            pass
+        finally:
+            client.disconnect()
 
 
 def spam_posts(url: str, stop: threading.Event) -> None:
@@ -244,7 +248,7 @@ def run(folder: Path, actions: int, sockets: int) -> dict[str, Any]:
     import requests
 
     sys.path.insert(0, str(HERE.parent))
-    from dealer_assist.cli import lan_address
+    from dealer_assist.cli.banner import lan_address
 
     address = lan_address()
     port = free_port()

@@ -173,8 +173,11 @@ class Server:
 
     def __init__(self, db: Path | str, log: Path, *, port: int | None = None,
                  args: list[str] | None = None, prefer_script: bool = False,
-                 env: dict[str, str] | None = None, cwd: Path | None = None) -> None:
-        """``cwd``: the process's working folder (this one's if None)."""
+                 env: dict[str, str] | None = None, cwd: Path | None = None,
+                 launcher: list[str] | None = None) -> None:
+        """``cwd``: the process's working folder (this one's if None); ``launcher``: the
+        command that takes ``args`` instead of ``dealer-assist`` (e.g. a script that patches
+        the app first)."""
         self.db = db
         self.log = log
         self.port = port or free_port()
@@ -183,6 +186,7 @@ class Server:
         self.prefer_script = prefer_script
         self.env = env
         self.cwd = cwd
+        self.launcher = launcher
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -193,7 +197,8 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **(self.env or {})}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                command(self.prefer_script) + self.args, stdout=out, stderr=subprocess.STDOUT,
+                (self.launcher or command(self.prefer_script)) + self.args, stdout=out,
+                stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, env=env, start_new_session=True, cwd=self.cwd,
             )
         deadline = time.monotonic() + timeout

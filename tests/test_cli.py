@@ -19,6 +19,9 @@ import requests
 from conftest import Server, free_port
 
 from dealer_assist import cli
+from dealer_assist.cli import banner, serve
+from dealer_assist.cli.database_arg import default_db
+from dealer_assist.web.mdns import Advert
 from dealer_assist.web.qr import qr_text
 
 pytestmark = pytest.mark.timeout(120)
@@ -36,7 +39,7 @@ def test_no_subcommand_is_serve_with_the_defaults() -> None:
 def test_default_database_is_in_the_user_data_folder(monkeypatch: pytest.MonkeyPatch,
                                                      tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    assert cli.default_db() == tmp_path / "data" / "dealer-assist" / "dealer-assist.db"
+    assert default_db() == tmp_path / "data" / "dealer-assist" / "dealer-assist.db"
 
 
 def test_a_bad_port_is_refused_with_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,16 +55,16 @@ def test_a_negative_proxy_count_is_refused_with_a_sentence(
 
 
 def test_lan_address_is_an_address() -> None:
-    address = ipaddress.ip_address(cli.lan_address())
+    address = ipaddress.ip_address(banner.lan_address())
     assert address.version == 4 and not address.is_unspecified
-    assert cli.public_host("0.0.0.0") == cli.lan_address()
-    assert cli.public_host("192.168.1.9") == "192.168.1.9"
-    assert cli.url_for_host("::1", 5000) == "http://[::1]:5000"
+    assert banner.public_host("0.0.0.0") == banner.lan_address()
+    assert banner.public_host("192.168.1.9") == "192.168.1.9"
+    assert banner.url_for_host("::1", 5000) == "http://[::1]:5000"
 
 
 def test_announce_prints_the_address_its_qr_code_and_the_database() -> None:
     out = io.StringIO()
-    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out)
+    banner.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out)
     text = out.getvalue()
     assert "Address: http://192.168.1.9:5000/\n" in text
     assert "Database: /tmp/x.db\n" in text
@@ -71,21 +74,21 @@ def test_announce_prints_the_address_its_qr_code_and_the_database() -> None:
 
 def test_announce_prints_the_mdns_name_beside_the_address_or_why_not() -> None:
     out = io.StringIO()
-    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,
+    banner.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,
                  mdns_url="http://dealer-assist.local:5000")
     assert ("Address: http://192.168.1.9:5000/ (or http://dealer-assist.local:5000/)\n"
             in out.getvalue())
     out = io.StringIO()
-    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,
+    banner.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,
                  mdns_problem="mDNS is not available here (no multicast).")
     assert ("Name: mDNS is not available here (no multicast). Use the address above.\n"
             in out.getvalue())
 
 
 def test_mdns_is_not_tried_on_loopback_nor_with_no_mdns() -> None:
-    assert cli.start_mdns("127.0.0.1", "127.0.0.1", 5000, no_mdns=False) == (cli.Advert(), None)
-    assert cli.start_mdns("0.0.0.0", "192.168.1.9", 5000, no_mdns=True) == (cli.Advert(), None)
-    assert cli.start_mdns("box.lan", "box.lan", 5000, no_mdns=False) == (cli.Advert(), None)
+    assert serve.start_mdns("127.0.0.1", "127.0.0.1", 5000, no_mdns=False) == (Advert(), None)
+    assert serve.start_mdns("0.0.0.0", "192.168.1.9", 5000, no_mdns=True) == (Advert(), None)
+    assert serve.start_mdns("box.lan", "box.lan", 5000, no_mdns=False) == (Advert(), None)
 
 
 def wait_for(server: Server, pattern: str, timeout: float = 20.0) -> re.Match[str]:
@@ -109,7 +112,7 @@ def test_serve_prints_the_lan_address_and_qr_and_serves_pages(
     address = wait_for(server, r"Address: (http://[^\s]+)/\n").group(1)
     host = re.fullmatch(r"http://([\d.]+):(\d+)", address)
     assert host is not None and host.group(2) == str(port)
-    assert host.group(1) == cli.lan_address()
+    assert host.group(1) == banner.lan_address()
     output = server.output()
     assert qr_text(address + "/") in output  # the QR code of the home page
     assert f"Database: {db.resolve()}\n" in output

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from test_access import dump
 
-from dealer_assist import cli
+from dealer_assist.cli import banner
 from dealer_assist.web.app import create_app
 from dealer_assist.web.qr import qr_text
 
@@ -176,7 +176,7 @@ def test_the_home_page_is_the_hosts_on_this_machine_and_a_guests_elsewhere(
 
 def test_dealer_assist_prints_the_host_key_and_its_qr() -> None:
     out = io.StringIO()
-    cli.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out, host_key="KEY123")
+    banner.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out, host_key="KEY123")
     text = out.getvalue()
     assert "Host key: KEY123 (http://192.168.1.9:5000/#host=KEY123)\n" in text
     assert qr_text("http://192.168.1.9:5000/#host=KEY123") in text

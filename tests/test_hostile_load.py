@@ -22,7 +22,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import hostile_guest
 
-from dealer_assist.cli import lan_address
+from dealer_assist.cli.banner import lan_address
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 
@@ -38,7 +38,9 @@ def test_a_guest_with_thousands_of_sockets_cannot_stall_or_lose_the_tablets_acti
     print(f"[figures] hostile_load {result | {'acked_seqs': len(result['acked_seqs'])}}")
     # the guest really attacked
     assert guest["opened"] >= 1000, guest
-    assert guest["joins"] > 1000 and guest["join_refusals"] > 0, guest
+    # its joins: refused with a sentence once a connection, then its sockets (issue 25)
+    assert guest["joins"] > 100 and guest["join_refusals"] > 0, guest
+    assert guest.get("connects_refused", 0) > 0, guest
     assert guest["posts_401"] > 0, guest
     # nothing lost: every action acknowledged 200, at the next seq, and stored
     assert result["acked"] == result["sent"] == 2 * ACTIONS

@@ -283,7 +283,7 @@ def test_an_older_state_is_never_sent_after_a_newer_one(
     app: Flask, socketio: SocketIO, kings: Dealer
 ) -> None:
     """Two actions finishing out of order: the late broadcast of the older state is dropped."""
-    from dealer_assist.web.live import broadcast
+    from dealer_assist.web.broadcast import broadcast
 
     with app.app_context():
         older = app.extensions["dealer_assist.store"].load(get_db(), kings.id)

@@ -18,7 +18,7 @@ from flask import Flask
 from flask_socketio import SocketIO, SocketIOTestClient
 from patching import apply_patch
 
-from dealer_assist.services.limits import NewestStateQueue
+from dealer_assist.services.send_queue import NewestStateQueue
 from dealer_assist.web.patch import state_patch
 
 pytestmark = pytest.mark.timeout(120)

@@ -3,7 +3,7 @@ test_storage, test_api, test_races, test_crash_restart and the others (``both_en
 
 ``--db`` takes a PostgreSQL URL: ``serve``, ``tables`` and ``pair`` use the
 server it names, a server that does not answer or refuses the login is one sentence at start
-(exit ``cli.EXIT_DATABASE``), the banner never prints a password, ``backup`` points to
+(exit ``EXIT_DATABASE``), the banner never prints a password, ``backup`` points to
 pg_dump, and a URL is never taken for a file path (it once made a folder ``postgresql:``).
 Writers of different tables do not wait for each other, and a lost connection is a 503."""
 
@@ -20,7 +20,8 @@ import pytest
 import requests
 from conftest import Server, command, free_port
 
-from dealer_assist import cli
+from dealer_assist.cli.database_arg import database_arg
+from dealer_assist.cli.serve import EXIT_DATABASE
 from dealer_assist.games import registry
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import hash_token
@@ -68,7 +69,7 @@ def test_a_server_that_does_not_answer_is_a_sentence_at_start(
 ) -> None:
     url = f"{scheme}://dealer:pw@127.0.0.1:{free_port()}/nothing"
     done = run(tmp_path, "serve", "--port", str(free_port()), "--db", url, "--no-mdns")
-    assert done.returncode == cli.EXIT_DATABASE, (done.stdout, done.stderr)
+    assert done.returncode == EXIT_DATABASE, (done.stdout, done.stderr)
     shown = f"{scheme}://dealer:***@127.0.0.1:"
     assert done.stderr.startswith(f"dealer-assist: The PostgreSQL database {shown}")
     assert "Connection refused" in done.stderr and "pw@" not in done.stderr
@@ -86,7 +87,7 @@ def test_a_refused_login_or_a_missing_database_is_a_sentence_at_start(
                          'role "nobody" does not exist'),
                         (base + "/nothere", 'database "nothere" does not exist')):
         done = run(tmp_path, "serve", "--port", str(free_port()), "--db", url, "--no-mdns")
-        assert done.returncode == cli.EXIT_DATABASE, done.stderr
+        assert done.returncode == EXIT_DATABASE, done.stderr
         assert done.stderr.startswith(f"dealer-assist: The PostgreSQL database {url} cannot be "
                                       "used ("), done.stderr
         assert reason in done.stderr
@@ -107,8 +108,8 @@ def test_backup_on_postgresql_points_to_pg_dump(tmp_path: Path) -> None:
 
 
 def test_a_path_is_still_a_file() -> None:
-    assert cli.database_arg("postgresql.db") == Path("postgresql.db")
-    assert cli.database_arg("POSTGRESQL://u@h/d") == "POSTGRESQL://u@h/d"
+    assert database_arg("postgresql.db") == Path("postgresql.db")
+    assert database_arg("POSTGRESQL://u@h/d") == "POSTGRESQL://u@h/d"
 
 
 def test_writers_of_different_tables_do_not_wait_for_each_other(postgres: Any) -> None:

@@ -9,6 +9,7 @@ tests fail: ``.ci/install`` puts it in.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,11 +17,9 @@ from typing import Any
 
 import pytest
 import requests
-from conftest import Server, free_port
+from conftest import Server, command, free_port
 from listeners import Listener
 from real_servers import RedisServer
-
-from dealer_assist import cli
 
 CHANNEL = "flask-socketio"  # Flask-SocketIO's default channel, which the app keeps
 
@@ -239,11 +238,19 @@ def test_a_late_or_stale_state_from_the_queue_never_reaches_a_phone(
     assert late.seen == [4, 5] and early.seen == [1, 2, 3, 4, 5]
 
 
-def test_cli_refuses_a_message_queue_it_cannot_use(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["serve", "--port", "5999", "--message-queue", "http://127.0.0.1:1"]) == 2
-    assert "takes a Redis address such as redis://" in capsys.readouterr().err
+def test_cli_refuses_a_message_queue_it_cannot_use(tmp_path: Path) -> None:
+    """The real command (in a process of its own: serve patches its process for gevent)."""
+    def serve(queue: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command(), "serve", "--port", str(free_port()), "--db", str(tmp_path / "q.db"),
+             "--no-mdns", "--message-queue", queue],
+            capture_output=True, text=True, timeout=60, check=False)
+
+    refused = serve("http://127.0.0.1:1")
+    assert refused.returncode == 2
+    assert "takes a Redis address such as redis://" in refused.stderr
     nobody = free_port()  # nothing listens there
-    assert cli.main(["serve", "--port", "5999",
-                     "--message-queue", f"redis://127.0.0.1:{nobody}"]) == 2
-    assert f"the message queue at redis://127.0.0.1:{nobody} does not answer" in (
-        capsys.readouterr().err)
+    refused = serve(f"redis://127.0.0.1:{nobody}")
+    assert refused.returncode == 2, refused.stderr
+    assert f"the message queue at redis://127.0.0.1:{nobody} does not answer" in refused.stderr
+    assert "Traceback" not in refused.stderr and not (tmp_path / "q.db").exists()

@@ -15,7 +15,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
 from dealer_assist.services import storage
 from dealer_assist.services.storage import Connection as Database
@@ -35,12 +34,6 @@ def new_table_id() -> str:
 def hash_token(token: str) -> str:
     """A random 192-bit token needs no slow hash: sha256 of it cannot be reversed."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def token_matches(token: str | None, token_hash: str) -> bool:
-    if not token or not isinstance(token, str) or len(token) > 200:
-        return False
-    return hmac.compare_digest(hash_token(token), token_hash)
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -128,15 +121,6 @@ WRONG_CODE_SENTENCE = ("That is not this table's pairing code (or it was used al
                        "the six digits, or ask for a new code.")
 
 
-class TokenCheck(Enum):
-    """What a token is to a table: one of its dealer tokens, one that was signed out, or
-    not its token at all (a guess: counted by the throttle)."""
-
-    VALID = "valid"
-    SIGNED_OUT = "signed_out"
-    WRONG = "wrong"
-
-
 SIGNED_OUT_SENTENCE = ("This device was signed out by another dealer device: to deal here "
                        "again, get a pairing code on the dealing device and tap \"I'm dealing: "
                        "enter code\".")
@@ -177,13 +161,6 @@ def find_dealer_token(db: Database, table_id: str, token: str | None) -> DealerT
         "SELECT rowid, signed_out FROM dealer_tokens WHERE token_hash = ? AND table_id = ?",
         [hash_token(token), table_id]).fetchone()
     return DealerToken(int(row[0]), row[1] is not None) if row else None
-
-
-def check_dealer_token(db: Database, table_id: str, token: str | None) -> TokenCheck:
-    found = find_dealer_token(db, table_id, token)
-    if found is None:
-        return TokenCheck.WRONG
-    return TokenCheck.SIGNED_OUT if found.signed_out else TokenCheck.VALID
 
 
 def token_id_valid(db: Database, token_id: int) -> bool:

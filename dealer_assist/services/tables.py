@@ -14,7 +14,7 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import PlayerStatus, Totals
@@ -135,6 +135,20 @@ def append_action(db: Connection, table_id: str, before: Table, after: Table,
     storage.append_record(db, record_row(table_id, before, after, action))
 
 
+T = TypeVar("T")
+
+
+class BlockingRunner(Protocol):
+    """How the store runs its blocking work (a write transaction and its COMMIT, a replay):
+    directly, or (the server under gevent: web/off_loop.py) in a native thread."""
+
+    def __call__(self, fn: Callable[..., T], /, *args: Any) -> T: ...
+
+
+def call_directly(fn: Callable[..., T], /, *args: Any) -> T:
+    return fn(*args)
+
+
 @dataclass(frozen=True)
 class Accepted:
     """An action the table took: the record as stored and the table after it."""
@@ -152,7 +166,8 @@ class TableStore:
     another process has moved on.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, run_blocking: BlockingRunner = call_directly) -> None:
+        self.run_blocking = run_blocking
         self._lock = threading.Lock()
         self._cache: dict[str, Table] = {}
         self._setups: dict[str, TableSetup] = {}
@@ -199,7 +214,7 @@ class TableStore:
             cached = self._cache.get(table_id)
         if cached is not None and cached.seq == seq:
             return cached
-        table = load_table(db, setup, table_id)
+        table = self.run_blocking(load_table, db, setup, table_id)
         if table.seq != seq:
             raise RuntimeError(f"Table {table_id}: replay reached seq {table.seq}, not {seq}.")
         self._remember(table_id, table)
@@ -238,6 +253,12 @@ class TableStore:
         setup = self.setup(db, table_id)
         if setup is None:
             raise KeyError(table_id)
+        return self.run_blocking(self._act_deferred, db, table_id, setup, body, expect_seq,
+                                 defer_sync)
+
+    def _act_deferred(self, db: Connection, table_id: str, setup: TableSetup,
+                      body: dict[str, Any], expect_seq: int | None,
+                      defer_sync: bool) -> Accepted:
         with db.deferred_sync(defer_sync) as owed:
             accepted = self._act(db, table_id, setup, body, expect_seq)
         return Accepted(accepted.action, accepted.table, sync_owed=owed)

@@ -10,6 +10,7 @@ from flask import g
 from dealer_assist.core.errors import DealerAssistError, StaleTableError
 from dealer_assist.core.table import Table
 from dealer_assist.services import storage
+from dealer_assist.web.damaged import refuse_if_damaged
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_store
 from dealer_assist.web.host import full_sentence
@@ -28,6 +29,7 @@ def no_table(table_id: str) -> str:
 
 
 def load(table_id: str) -> Table:
+    refuse_if_damaged(table_id)
     table = get_store().load(get_db(), table_id)
     if table is None:
         raise ApiError(404, no_table(table_id))
@@ -47,8 +49,9 @@ def expected_seq(body: dict[str, Any]) -> int | None:
 
 def take_action(table_id: str, body: dict[str, Any]) -> Table:
     """Apply and store ``body``; returns the table after it, or raises ApiError. The caller
-    sends the live events, then answers with :func:`live.answer_after`."""
+    sends the live events, then answers with :func:`broadcast.answer_after`."""
     expect = expected_seq(body)
+    refuse_if_damaged(table_id)
     try:
         # the commit's fsync runs after the phones' emit (extensions.pay_owed_sync), before
         # the answer leaves (docs/benchmarks.md, "Live fan-out")

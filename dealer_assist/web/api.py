@@ -21,11 +21,14 @@ from dealer_assist.services.auth import (
     new_token,
     throttled_sentence,
 )
+from dealer_assist.web import off_loop
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
+from dealer_assist.web.broadcast import answer_after
+from dealer_assist.web.damaged import damaged_tables
+from dealer_assist.web.dealer_sockets import demote_signed_out
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
+from dealer_assist.web.guest_caps import note_dealer
 from dealer_assist.web.host import full_sentence, require_host
-from dealer_assist.web.limits import note_dealer
-from dealer_assist.web.live import answer_after
 from dealer_assist.web.records import hide_undone
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -93,7 +96,7 @@ def dealer_token(row: dict[str, Any]) -> auth.DealerToken | None:
         raise ApiError(401, "That is not this table's dealer token: open the dealer link again.")
     if found.signed_out:  # a real token, not a guess: not counted
         raise ApiError(401, auth.SIGNED_OUT_SENTENCE)
-    note_dealer()  # this address keeps room among the connections (web/limits.py)
+    note_dealer()  # this address keeps room among the connections (web/guest_caps.py)
     return found
 
 
@@ -104,6 +107,7 @@ def is_dealer(row: dict[str, Any]) -> bool:
 
 # --------------------------------------------------------------------------- tables
 @bp.post("/tables")
+@off_loop.view
 def create_table() -> ResponseReturnValue:
     require_host()
     body = json_object(request.get_data())
@@ -133,7 +137,10 @@ def create_table() -> ResponseReturnValue:
 
 @bp.get("/tables")
 def list_tables() -> ResponseReturnValue:
-    return jsonify(storage.list_tables(get_db()))
+    damaged = damaged_tables()
+    return jsonify([{**row, "damaged": damage.to_json()}
+                    if (damage := damaged.get(row["id"])) else row
+                    for row in storage.list_tables(get_db())])
 
 
 @bp.get("/tables/<table_id>")
@@ -176,6 +183,7 @@ def signed_in_dealer(row: dict[str, Any], doing: str) -> auth.DealerToken:
 
 
 @bp.post("/tables/<table_id>/pairing")
+@off_loop.view
 def new_pairing_code(table_id: str) -> ResponseReturnValue:
     signed_in_dealer(find_table(table_id), "add a dealer device")
     code = auth.new_pairing_code(get_db(), table_id)
@@ -183,6 +191,7 @@ def new_pairing_code(table_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/tables/<table_id>/pair")
+@off_loop.view
 def pair_device(table_id: str) -> ResponseReturnValue:
     find_table(table_id)
     throttle, address = get_throttle(), request.remote_addr or "unknown"
@@ -200,10 +209,8 @@ def pair_device(table_id: str) -> ResponseReturnValue:
 
 @bp.post("/tables/<table_id>/sign_out_others")
 def sign_out_others(table_id: str) -> ResponseReturnValue:
-    from dealer_assist.web.live import demote_signed_out
-
     keep = signed_in_dealer(find_table(table_id), "sign out the other devices")
-    count = auth.sign_out_others(get_db(), table_id, keep.id)
+    count = off_loop.run(auth.sign_out_others, get_db(), table_id, keep.id)  # a COMMIT
     demote_signed_out(table_id, keep.id)
     return no_store({"signed_out": count}, 200)
 

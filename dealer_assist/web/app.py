@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES
 from dealer_assist.web.api import bp as api_bp
+from dealer_assist.web.damaged import install as install_damaged
 from dealer_assist.web.errors import ApiError, error_answer
 from dealer_assist.web.extensions import (
     MAX_BODY_BYTES,
@@ -28,13 +29,14 @@ from dealer_assist.web.extensions import (
     init_extensions,
     init_socketio,
 )
+from dealer_assist.web.guest_caps import install as install_guest_caps
 from dealer_assist.web.history_api import bp as history_bp
 from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
-from dealer_assist.web.limits import install as install_limits
-from dealer_assist.web.live import QueueManager, listen_to_queue, register_events
 from dealer_assist.web.pages import bp as pages_bp
 from dealer_assist.web.phh_api import bp as phh_bp
+from dealer_assist.web.redis_queue import QueueManager
+from dealer_assist.web.socket_events import follow_queue, register_events
 
 # the factory only wires; what the blueprints share is in extensions (re-exported for callers)
 __all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
@@ -91,6 +93,7 @@ def create_app(
     app.json = FastJSONProvider(app)  # orjson: the state's own key order, compact
     storage.init_db(app.config["DATABASE"])
     init_extensions(app)
+    install_damaged(app)  # every table read back: a damaged one is said, never a 500
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(history_bp)
@@ -105,11 +108,11 @@ def create_app(
     if message_queue:
         options["client_manager"] = QueueManager(message_queue)
     socketio = init_socketio(app, **options)
-    install_limits(app, socketio)  # issue 14: caps on connections and send queues
+    install_guest_caps(app, socketio)  # issue 14: caps on connections and send queues
     trust_proxies(app, int(app.config["PROXY_HOPS"]))
     register_events(socketio)
     if message_queue:
-        listen_to_queue(app)
+        follow_queue(app)
     return app
 
 

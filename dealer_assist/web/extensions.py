@@ -16,6 +16,7 @@ from flask_socketio import SocketIO
 
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import FailureThrottle
+from dealer_assist.web import off_loop
 from dealer_assist.web.host import is_own_host
 from dealer_assist.web.json_codec import SocketJSON
 
@@ -29,7 +30,7 @@ THROTTLE = "dealer_assist.throttle"
 
 def init_extensions(app: Flask) -> None:
     """The store, the connection pool and the throttle of a new app (its config is set)."""
-    app.extensions[STORE] = tables.TableStore()
+    app.extensions[STORE] = tables.TableStore(run_blocking=off_loop.run)
     app.extensions[POOL] = storage.ConnectionPool(
         app.config["DATABASE"], max_bytes=app.config.get("MAX_DB_BYTES"))
     app.extensions[THROTTLE] = FailureThrottle(
@@ -40,10 +41,24 @@ def init_extensions(app: Flask) -> None:
 def init_socketio(app: Flask, **options: Any) -> SocketIO:
     """The app's own SocketIO (``SocketIO(app)`` is ``init_app``). One per app rather than one
     per module: a test process runs many apps, each with its own clients and rooms."""
-    socketio = SocketIO(app, async_mode="threading", max_http_buffer_size=MAX_BODY_BYTES,
-                        json=SocketJSON, **options)
+    # gevent under ``dealer-assist serve`` (cli/serve.py), threads for the tests' apps; the
+    # two libraries log through the app's loggers, whose handler keeps repeats to a line a
+    # minute (web/log_guard.py)
+    socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE", "threading"),
+                        max_http_buffer_size=MAX_BODY_BYTES, json=SocketJSON,
+                        manage_session=False,  # no Flask session: no copy of it per phone
+                        logger=quiet_logger("dealer_assist.socketio"),
+                        engineio_logger=quiet_logger("dealer_assist.engineio"), **options)
     app.extensions[SOCKETIO] = socketio
     return socketio
+
+
+def quiet_logger(name: str) -> logging.Logger:
+    """A logger for Socket.IO or Engine.IO that writes their errors, not their chatter (one
+    line per packet at INFO)."""
+    logger = logging.getLogger(name)
+    logger.setLevel(logging.WARNING)
+    return logger
 
 
 def get_socketio(app: Flask | None = None) -> SocketIO:
@@ -72,14 +87,14 @@ def get_db() -> storage.Connection:
 def pay_owed_sync() -> None:
     """Run the fsync that an action's commit left owed (``acting.take_action``), once.
 
-    ``live.broadcast`` calls it right after the phones' emit: the request thread then waits
+    ``broadcast.broadcast`` calls it right after the phones' emit: the request thread then waits
     on the disk with the GIL released, so the engine.io writer threads send the phones'
     frames at once, instead of waiting for the dealer's state and answer to be built
     (docs/benchmarks.md, "Live fan-out"). Teardown calls it too, for a request that
     broadcast nothing."""
     if g.pop("sync_owed", False):
-        try:
-            storage.sync_log(current_app.config["DATABASE"])
+        try:  # off the event loop: the disk may take a while (web/off_loop.py)
+            off_loop.run(storage.sync_log, current_app.config["DATABASE"])
         except OSError as err:  # e.g. EMFILE: the COMMIT returned, so the action stands
             logging.getLogger("dealer_assist.storage").warning(
                 "The log's fsync after a commit failed (%s): the action is stored, and on disk "

@@ -23,8 +23,9 @@ from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
 from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.services.integrity import readable_history
 from dealer_assist.services.people import pay_link
-from dealer_assist.web import charts, league
+from dealer_assist.web import charts, league, off_loop
 from dealer_assist.web.api import (
     find_table,
     hide_cards,
@@ -32,6 +33,7 @@ from dealer_assist.web.api import (
     refuse_lone_surrogates,
     table_urls,
 )
+from dealer_assist.web.damaged import LOCKED, damage_of, locked, page, with_sentences
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
 from dealer_assist.web.host import full_sentence, require_host
@@ -42,6 +44,7 @@ from dealer_assist.web.state import table_state
 bp = Blueprint("history", __name__)
 bp.register_blueprint(league.bp)  # the host's books across tables (R77, R78)
 
+IMPORT_PATH = "/api/tables/import"
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # ~25,000 records, dozens of nights; the rest of the API: 64 KB
 MAX_IMPORT_DEALS = 5_000
 MAX_DEAL_RECORDS = 2_000  # records in one deal (a real deal has tens)
@@ -71,6 +74,12 @@ def import_size_problem(data: Any) -> str | None:
 
 def stored_table(table_id: str) -> history.Stored:
     find_table(table_id)  # the 404 sentence of the rest of the API
+    damage = damage_of(table_id)
+    if damage is not None:  # what it still holds, up to the damage (web/damaged.py)
+        readable = readable_history(get_db(), damage)
+        if readable is None:
+            raise locked(damage)
+        return readable
     stored = history.read_table(get_db(), table_id)
     if stored is None:
         raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
@@ -79,17 +88,22 @@ def stored_table(table_id: str) -> history.Stored:
 
 # --------------------------------------------------------------------------- JSON
 @bp.get("/api/tables/<table_id>/history")
+@off_loop.view
 def table_history(table_id: str) -> ResponseReturnValue:
     stored = stored_table(table_id)
-    return jsonify({**history.table_history(stored), "imported": imported_context(stored.row)})
+    damage = damage_of(table_id)
+    return jsonify({**history.table_history(stored), "imported": imported_context(stored.row),
+                    **({"damaged": damage.to_json()} if damage is not None else {})})
 
 
 @bp.get("/api/tables/<table_id>/ledger")
+@off_loop.view
 def ledger(table_id: str) -> ResponseReturnValue:
     return jsonify(history.table_ledger(stored_table(table_id)))
 
 
 @bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>/replay")
+@off_loop.view
 def replay(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -113,6 +127,7 @@ def download_name(stored: history.Stored, suffix: str) -> str:
 
 
 @bp.get("/api/tables/<table_id>/export.csv")
+@off_loop.view
 def export_csv(table_id: str) -> Response:
     stored = stored_table(table_id)
     response = Response(history.deals_csv(stored), mimetype="text/csv")
@@ -122,6 +137,7 @@ def export_csv(table_id: str) -> Response:
 
 
 @bp.get("/api/tables/<table_id>/export.json")
+@off_loop.view
 def export_json(table_id: str) -> ResponseReturnValue:
     if not is_dealer(find_table(table_id)):
         raise ApiError(401, "The export holds every card the dealer entered: send the dealer "
@@ -134,7 +150,8 @@ def export_json(table_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.post("/api/tables/import")
+@bp.post(IMPORT_PATH)
+@off_loop.view
 def import_table() -> ResponseReturnValue:
     require_host()
     size = request.content_length
@@ -177,6 +194,12 @@ def import_table() -> ResponseReturnValue:
 
 # --------------------------------------------------------------------------- pages
 def page_table(table_id: str) -> history.Stored:
+    damage = damage_of(table_id)
+    if damage is not None:  # what it still holds, up to the damage (web/damaged.py)
+        readable = readable_history(get_db(), damage)
+        if readable is None:
+            abort(Response(page(damage), LOCKED))
+        return readable
     stored = history.read_table(get_db(), table_id)
     if stored is None:
         abort(404)
@@ -188,6 +211,7 @@ def line_words(line: str, variant: str) -> str:
 
 
 @bp.get("/t/<table_id>/history")
+@off_loop.view
 def history_page(table_id: str) -> str:
     stored = page_table(table_id)
     data = history.table_history(stored)
@@ -199,7 +223,9 @@ def history_page(table_id: str) -> str:
         if wide is not None and narrow is not None:
             shown[name] = (Markup(wide), Markup(narrow))
     deals = {d["number"]: d for d in data["deals"]}
-    return render_template("history.html", h=data, charts=shown, deals=deals,
+    damage = damage_of(table_id)
+    return with_sentences("history.html", [damage] if damage else [],
+                          h=data, charts=shown, deals=deals,
                            **imported_context(stored.row),
                            games_json=[game.metadata()],
                            # every game the table's deals played (R71), not only its first
@@ -209,6 +235,7 @@ def history_page(table_id: str) -> str:
 
 
 @bp.get("/t/<table_id>/history/<int(max=999999999):number>")
+@off_loop.view
 def replay_page(table_id: str, number: int) -> str:
     stored = page_table(table_id)
     deal = next((d for d in stored.deals if d["number"] == number), None)
@@ -230,6 +257,7 @@ def page_charts(data: dict[str, Any]) -> dict[str, Callable[..., str | None]]:
 
 
 @bp.get("/t/<table_id>/charts/<name>.svg")
+@off_loop.view
 def chart_svg(table_id: str, name: str) -> Response:
     data = history.table_history(page_table(table_id))
     draw = page_charts(data).get(name)

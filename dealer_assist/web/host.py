@@ -25,7 +25,8 @@ from flask.typing import ResponseReturnValue
 from dealer_assist.services import host as host_service
 from dealer_assist.services import storage, tables
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
-from dealer_assist.web.limits import create_wait, too_many_tables
+from dealer_assist.web import off_loop
+from dealer_assist.web.guest_caps import create_wait, too_many_tables
 
 bp = Blueprint("host", __name__)
 
@@ -57,6 +58,15 @@ def install(app: Flask) -> None:
 
 def current_key() -> str:
     return str(current_app.extensions["dealer_assist.host_key"])
+
+
+def may_be_host(app: Flask, address: str, authorization: str | None) -> bool:
+    """Before a request reaches the app (web/server.py, deciding how much of a body to read
+    first): whether it could be the host's, from this machine or with the host key. The app
+    still decides (:func:`require_host`)."""
+    key = str(app.extensions["dealer_assist.host_key"])
+    return is_loopback_address(address) or host_service.key_matches(
+        bearer_token(authorization), key)
 
 
 def refuse(status: int, sentence: str, retry_after: int | None = None) -> None:
@@ -220,6 +230,7 @@ def host_info() -> ResponseReturnValue:
 
 
 @bp.delete("/api/tables/<table_id>")
+@off_loop.view
 def delete_table(table_id: str) -> ResponseReturnValue:
     require_host()
     with connection() as db:

@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import SetupError
 from dealer_assist.services import league, people, storage
-from dealer_assist.web import charts
+from dealer_assist.web import charts, off_loop
 from dealer_assist.web.api import json_object
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
@@ -65,18 +65,22 @@ def season_asked() -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the season
+# every route here reads every table's deals, or writes: off the event loop (web/off_loop.py)
 @bp.get("/league")
+@off_loop.view
 def league_page() -> str:
     """The page; its script asks for the season with the host's key (or as this machine)."""
     return render_template("league.html")
 
 
 @bp.get("/api/league")
+@off_loop.view
 def season_json() -> ResponseReturnValue:
     return host_answer(season_asked())
 
 
 @bp.get("/api/league.csv")
+@off_loop.view
 def season_csv() -> Response:
     answer = season_asked()
     span = "-".join(part for part in (answer["from"], answer["to"]) if part) or "all"
@@ -87,6 +91,7 @@ def season_csv() -> Response:
 
 
 @bp.get("/league/chart.svg")
+@off_loop.view
 def season_chart() -> Response:
     answer = season_asked()
     width = charts.NARROW if request.args.get("width") == "narrow" else charts.WIDTH
@@ -97,6 +102,7 @@ def season_chart() -> Response:
 
 # --------------------------------------------------------------------------- people
 @bp.get("/api/people")
+@off_loop.view
 def people_json() -> ResponseReturnValue:
     """Every payment handle and alias the host keeps."""
     require_host()
@@ -109,6 +115,7 @@ def people_json() -> ResponseReturnValue:
 
 
 @bp.put("/api/people/<name>")
+@off_loop.view
 def set_pay_to(name: str) -> ResponseReturnValue:
     require_host(writes=True)
     try:
@@ -133,10 +140,12 @@ def change_alias(add: bool) -> ResponseReturnValue:
 
 
 @bp.post("/api/people/aliases")
+@off_loop.view
 def add_alias() -> ResponseReturnValue:
     return change_alias(True)
 
 
 @bp.delete("/api/people/aliases")
+@off_loop.view
 def remove_alias() -> ResponseReturnValue:
     return change_alias(False)

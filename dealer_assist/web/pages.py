@@ -11,6 +11,7 @@ from dealer_assist.core.rules import rules_vocabulary
 from dealer_assist.games.registry import all_games, game_class, games_json
 from dealer_assist.services import storage
 from dealer_assist.web.api import table_urls
+from dealer_assist.web.damaged import LOCKED, damage_of, damaged_tables, page, with_sentences
 from dealer_assist.web.extensions import get_db, get_store
 from dealer_assist.web.host import implied_host
 from dealer_assist.web.qr import qr_svg
@@ -38,6 +39,9 @@ def table_context(table_id: str) -> dict[str, Any]:
     row = get_store().row(get_db(), table_id)
     if row is None:
         abort(404)
+    damage = damage_of(table_id)
+    if damage is not None:  # its pages say so instead (web/damaged.py)
+        abort(Response(page(damage), LOCKED))
     game = game_class(row["variant"])
     return {
         "table_id": table_id, "table_name": row["name"], "variant": row["variant"],
@@ -55,8 +59,8 @@ def imported_context(row: dict[str, Any]) -> dict[str, Any]:
 
 @bp.get("/")
 def index() -> str:
-    return render_template(
-        "index.html", games=all_games(), games_json=games_json(),
+    return with_sentences(  # a damaged table's sentence above the page (web/damaged.py)
+        "index.html", damaged_tables().all(), games=all_games(), games_json=games_json(),
         names={game.variant: game.name for game in all_games()},
         tables=storage.list_tables(get_db()),
         host=implied_host(),  # a host on another device is shown its view by home.js

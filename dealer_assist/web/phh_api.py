@@ -24,6 +24,7 @@ from dealer_assist.services.auth import (
     new_token,
     throttled_sentence,
 )
+from dealer_assist.web import off_loop
 from dealer_assist.web.api import find_table, is_dealer, table_urls
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_throttle
@@ -32,6 +33,7 @@ from dealer_assist.web.host import SIMPLE_BODY_TYPES, current_key, full_sentence
 bp = Blueprint("phh", __name__)
 
 MEDIA_TYPE = "application/toml"  # PHH is TOML
+IMPORT_PATH = "/api/tables/import.phhs"
 MAX_IMPORT_BYTES = 4 * 1024 * 1024  # as the JSON import
 IMPORTS_AT_ONCE = threading.BoundedSemaphore(1)  # replaying a file is the heavy request
 
@@ -68,6 +70,7 @@ def attachment(text: str, stored: history.Stored, suffix: str) -> Response:
 
 
 @bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>.phh")
+@off_loop.view
 def deal_phh(table_id: str, number: int) -> Response:
     stored, full = stored_table(table_id)
     text = phh.deal_phh(stored, number, full=full)
@@ -77,12 +80,14 @@ def deal_phh(table_id: str, number: int) -> Response:
 
 
 @bp.get("/api/tables/<table_id>/export.phhs")
+@off_loop.view
 def table_phhs(table_id: str) -> Response:
     stored, full = stored_table(table_id)
     return attachment(phh.table_phhs(stored, full=full), stored, ".phhs")
 
 
-@bp.post("/api/tables/import.phhs")
+@bp.post(IMPORT_PATH)
+@off_loop.view
 def import_phhs() -> ResponseReturnValue:
     """A table exported as PHH with every card (the dealer's export.phhs), made anew here:
     the host only, as every import. The body is the file itself, sent as application/toml

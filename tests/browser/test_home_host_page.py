@@ -13,7 +13,7 @@ import pytest
 from conftest import Server, free_port
 
 from browser.conftest import PHONE, TABLET
-from dealer_assist.cli import lan_address
+from dealer_assist.cli.banner import lan_address
 
 pytestmark = pytest.mark.browser
 

@@ -251,3 +251,20 @@ def table_setups(db: Connection) -> dict[str, str]:
     """Every table's id and its setup's JSON."""
     return {str(table_id): str(setup) for table_id, setup in db.execute(
         "SELECT id, setup_json FROM tables")}
+
+
+# --------------------------------------------------------------------------- read back raw
+# For services/integrity.py: what a damaged file still holds, unparsed, row by row.
+def deal_starts(db: Connection, table_id: str) -> list[tuple[int, int, str]]:
+    """Every deal that counts, in order: its number, start seq and base totals' JSON."""
+    return [(int(number), int(seq), str(base)) for number, seq, base in db.execute(
+        "SELECT number, start_seq, base_json FROM deals WHERE table_id = ?"
+        " AND taken_back IS NULL ORDER BY number", [table_id])]
+
+
+def record_rows(db: Connection, table_id: str) -> list[tuple[int, int, str, str]]:
+    """Every record of the table, in order: its seq, deal number, time and JSON."""
+    return [(int(seq), int(deal), str(created), str(text))
+            for seq, deal, created, text in db.execute(
+                "SELECT seq, deal_number, created, record_json FROM actions WHERE table_id = ?"
+                " ORDER BY seq", [table_id])]

@@ -1,6 +1,7 @@
-"""The app's caps (issue 14), wired: send queues that drop to the newest state, rate limits on
-joins and on table creation, and the open-connection counts that ``dealer-assist serve``
-checks before it gives a connection a thread (cli.LimitedWSGIServer).
+"""The app's caps (issues 14 and 25), wired: send queues that drop to the newest state, rate
+limits on joins and on table creation, the connections dismissed for their joins, and the
+open-connection counts that ``dealer-assist serve`` checks as it accepts a connection
+(web/server.py).
 
 Like web/host.py this imports nothing of the app factory or the API: what it needs of the app
 it takes from ``current_app``.
@@ -13,12 +14,9 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_socketio import SocketIO
 
-from dealer_assist.services.limits import (
-    ConnectionLimits,
-    NewestStateQueue,
-    RateLimit,
-    is_loopback,
-)
+from dealer_assist.services.connection_caps import ConnectionCaps, is_loopback
+from dealer_assist.services.rate_limit import RateLimit
+from dealer_assist.services.send_queue import NewestStateQueue
 
 DEFAULTS: dict[str, Any] = {
     # packets waiting for one client before older states are dropped: far more than a phone
@@ -42,14 +40,14 @@ def install(app: Flask, socketio: SocketIO) -> None:
         int(app.config["JOIN_BURST"]), float(app.config["JOIN_RATE"]))
     app.extensions["dealer_assist.create_limit"] = RateLimit(
         int(app.config["CREATE_BURST"]), float(app.config["CREATE_RATE"]))
-    app.extensions["dealer_assist.connections"] = ConnectionLimits(
+    app.extensions["dealer_assist.connections"] = ConnectionCaps(
         per_address=int(app.config["MAX_CONNECTIONS_PER_ADDRESS"]),
         total=int(app.config["MAX_CONNECTIONS"]),
         reserve=int(app.config["DEALER_RESERVE"]))
 
 
-def connections(app: Flask) -> ConnectionLimits:
-    limits: ConnectionLimits = app.extensions["dealer_assist.connections"]
+def connections(app: Flask) -> ConnectionCaps:
+    limits: ConnectionCaps = app.extensions["dealer_assist.connections"]
     return limits
 
 
@@ -79,6 +77,32 @@ def join_wait() -> int:
 
 def create_wait() -> int:
     return wait_for("dealer_assist.create_limit")
+
+
+DISMISSED = "dealer_assist.dismissed"
+
+
+def dismiss(sid: str) -> bool:
+    """Note that this connection is being disconnected for its joins: True the first time.
+    Its events still on their way are dropped unanswered (one sentence was enough)."""
+    dismissed: dict[str, None] = current_app.extensions.setdefault(DISMISSED, {})
+    if sid in dismissed:
+        return False
+    dismissed[sid] = None
+    while len(dismissed) > MAX_DISMISSED:  # the oldest first: dicts keep their order
+        dismissed.pop(next(iter(dismissed)))
+    return True
+
+
+def dismissed(sid: str) -> bool:
+    return sid in current_app.extensions.get(DISMISSED, {})
+
+
+def forget(sid: str) -> None:
+    current_app.extensions.get(DISMISSED, {}).pop(sid, None)
+
+
+MAX_DISMISSED = 10_000
 
 
 def too_many_joins(seconds: int) -> str:

@@ -1,0 +1,66 @@
+"""A table's new state to everyone following it: the phones first, then the commit's owed
+fsync, then the dealer (docs/benchmarks.md, "Live fan-out"); through the message queue when
+there are several processes."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import current_app
+
+from dealer_assist.core.table import Table
+from dealer_assist.web import off_loop
+from dealer_assist.web.acting import state_for
+from dealer_assist.web.extensions import get_socketio, pay_owed_sync
+from dealer_assist.web.redis_queue import is_queued
+from dealer_assist.web.rooms import dealer_room, deliver, public_room, rooms_of
+
+log = logging.getLogger("dealer_assist.live")
+
+
+def broadcast(table_id: str, table: Table) -> dict[str, Any]:
+    """Send the new state to everyone following the table: the public state (no face-down
+    card, no token) to the public room first, since the phones are the many, then the commit's
+    owed fsync (:func:`extensions.pay_owed_sync`, during which the phones' frames go
+    out), then the dealer's state to the dealer room. With a message queue the states go out
+    through it, to this process's clients and every other's. Returns the dealer's state, for
+    the answer."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    socketio = get_socketio(app)
+    tracker = rooms_of(app)
+    queued = is_queued(socketio)
+    with tracker.lock(table_id):
+        if table.seq <= min(tracker.sent.get(dealer_room(table_id), -1),
+                            tracker.sent.get(public_room(table_id), -1)):
+            # a newer state has gone out already (and, queued, went out first)
+            return state_for(table_id, table, dealer=True)
+        dealer_state: dict[str, Any] = {}
+        for room, dealer in ((public_room(table_id), False), (dealer_room(table_id), True)):
+            state = state_for(table_id, table, dealer=dealer)
+            if dealer:
+                dealer_state = state
+            if queued:  # under the lock: this process publishes its states in seq order
+                socketio.emit("state", state, to=room)
+            else:
+                deliver(socketio, tracker, room, state)
+            if not dealer:
+                off_loop.let_others_run()  # the phones' frames go out before the fsync's hop
+                pay_owed_sync()
+        return dealer_state
+
+
+def answer_after(table_id: str, table: Table) -> dict[str, Any]:
+    """The dealer's answer to an accepted action: the live broadcast, phones first, then
+    ``{"seq", "state"}`` with the dealer's state the broadcast built.
+
+    The action is stored (its COMMIT returned) before this runs, so it is acknowledged
+    whatever fails here: a broadcast that fails is logged, the dealer still gets the ``200``
+    (phones catch up at their next state or reconnect), never a "nothing was changed"."""
+    try:
+        state = broadcast(table_id, table)
+    except Exception:
+        log.exception("Table %s: seq %d is stored, but its broadcast failed.", table_id,
+                      table.seq)
+        state = state_for(table_id, table, dealer=True)
+    return {"seq": table.seq, "state": state}
