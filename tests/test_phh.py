@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import random
 import re
 import tomllib
@@ -47,6 +48,21 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
 # --------------------------------------------------------------------------- PokerKit
+class AgreedRuns(HandHistory):
+    """PokerKit's ``HandHistory``, told how many times the players agreed to run the board
+    (R66). PHH has no action for it: PokerKit's replay asks each player all in and, with no
+    answer, runs the board once. Our export says it in a commentary where it was agreed
+    (``# run it twice``); this reads the commentary and answers two for every player, as
+    PokerKit's own ``State.select_runout_count(2)`` would be called at the table."""
+
+    def create_state(self) -> State:
+        state = super().create_state()
+        if f"# {phh.RUN_TWICE_NOTE}" in self.actions:
+            state.select_runout_count = functools.partial(  # type: ignore[method-assign]
+                State.select_runout_count, state, 2)
+        return state
+
+
 def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int], State]:
     """PokerKit's own replay of a PHH hand: its final stacks, and (``keep_settled``) its state
     once the betting is over (its pots formed, every hand still in, nobody paid yet), else
@@ -54,7 +70,7 @@ def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fold where a check is free
         # as PokerKit's own defaults, but the pots pushed one step at a time by the replay
-        history = HandHistory.loads(text, automations=PUSHED_BY_STEP)
+        history = AgreedRuns.loads(text, automations=PUSHED_BY_STEP)
         settled: State | None = None
         state: State | None = None
         for state, _ in history.state_actions:
@@ -96,9 +112,8 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
             continue
         # R7: PokerKit gives a shared pot's odd chips all to its first winner and carries none
         holes = [deal.players[s].cards for s in order]
-        board = [deal.grid[c] or "" for c in ("b1", "b2", "b3", "b4", "b5")]
-        shared, carried = reference.shared_as_r7(settled, holes, board,
-                                                 d.rules["odd_chip"], d.hand)
+        shared, carried, _ = reference.shared_as_r7(settled, holes, reference.our_boards(t),
+                                                    d.rules["odd_chip"], d.hand)
         assert (shared, carried) == (ours, deal.carry), (d, fields, theirs)
         seen["odd chips as R7"] += 1
 
@@ -326,7 +341,7 @@ def test_the_public_holdem_export_replays_in_pokerkit_as_the_dealers(
                       headers=dealer.headers).get_data(as_text=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for mine, theirs in zip(HandHistory.loads_all(public), HandHistory.loads_all(full),
+        for mine, theirs in zip(AgreedRuns.loads_all(public), AgreedRuns.loads_all(full),
                                 strict=True):
             assert all(re.fullmatch(r"d dh p\d+ (\?\?)+", line) for line in mine.actions
                        if line.startswith("d dh"))
@@ -350,7 +365,7 @@ def test_r9_an_import_that_cannot_be_read_is_refused_with_a_sentence(
         ("this is [not toml", "not PHH (TOML)"),
         ('variant = "NT"\nantes = [0, 0]\n', "no _setup"),
         (tampered, "the file has been changed"),
-        (text.replace('"p1 cc"', '"p1 cbr 999999"', 1), "cannot be replayed"),
+        (overbet(text), "cannot be replayed"),
         (text.replace('"d db ', '"d zz ', 1), "cannot be read"),
         (text.replace('"p1 cc"', '"p0 cc"', 1), "cannot be read"),
         ("a = " + "[" * 5000 + "]" * 5000, "nested too deep"),
@@ -367,6 +382,16 @@ def test_r9_an_import_that_cannot_be_read_is_refused_with_a_sentence(
     empty = client.post("/api/tables/import.phhs", data=b" ",
                         headers={**host_headers(app), **TOML})
     assert empty.status_code == 400
+
+
+def overbet(text: str) -> str:
+    """``text`` with the first action after a flop raised to more than anyone has: a bet the
+    rules refuse in a real betting round (a bomb pot's pre-flop checks, R65, are PHH's round
+    where the deal has none)."""
+    line = re.search(r'"d db [^"]*",\s*"(p\d+) (?:cc|cbr \d+)"', text)
+    assert line is not None
+    start = line.start(1) - 1
+    return f'{text[:start]}"{line.group(1)} cbr 999999"{text[line.end():]}'
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
