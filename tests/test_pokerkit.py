@@ -56,7 +56,8 @@ Where the rules differ on purpose the difference itself is what is tested:
   in several hundred); tests/test_run_twice.py plays it by hand.
 
 Where the chips of a showdown on one board are shared with no tie (R7 and PokerKit agree),
-PokerKit is also let to push them itself, and its stacks must be ours. On two boards it is
+PokerKit is also let to push them itself (one deal in three: it costs more than the deal),
+and its stacks must be ours. On two boards it is
 not: PokerKit first merges the layers whose hands left are the same, then halves the merged
 pot, so the odd chips of the halving may land otherwise than R66's, which halves each layer.
 
@@ -349,7 +350,7 @@ def play(d: RandomDeal, differences: Differences) -> Table:
             options = step.get("options") or ()
             # R66 at the all-in, but not a bomb pot's before its flop (see above)
             if "run_twice" in options and (d.bomb_pot == 0 or t.deal.revealed) \
-                    and rng.random() < 0.5:  # type: ignore[union-attr]
+                    and rng.random() < 0.2:  # type: ignore[union-attr]
                 t = act(t, type="run_twice")
                 twice = True
                 differences.played["run twice"] += 1
@@ -361,8 +362,12 @@ def play(d: RandomDeal, differences: Differences) -> Table:
                 continue
             cards = [deck.pop() for _ in step["cells"]]
             t = act(t, type="reveal", cards=cards)
-            run_out(state, twice)
-            state.deal_board("".join(cards))
+            if twice:
+                run_out(state)
+            # once all in, PokerKit is dealt the board only where it runs twice: it then ranks
+            # every hand as each card comes, which a run-out of one board does not need
+            if state.can_deal_board():
+                state.deal_board("".join(cards))
         elif kind == "showdown":
             t = act(t, type="showdown", hands={
                 name: holes[deal_seat] for deal_seat, name in enumerate(names)
@@ -372,16 +377,16 @@ def play(d: RandomDeal, differences: Differences) -> Table:
             t = bet(t, state, step, rng, may_raise=may_raise, fixed=fixed,
                     differences=differences)
     idle_check(state, d, differences)
-    compare_stacks(t, state, d, pokerkit_order(d, holes), differences)
+    compare_stacks(t, state, d, pokerkit_order(d, holes), differences, twice=twice)
     return t
 
 
-def run_out(state: State, twice: bool) -> None:
+def run_out(state: State) -> None:
     """Once the betting is over with players all in, PokerKit asks each of them how many
-    runs they want (R66: two where they agreed, else no preference) and for their hands
-    (every one shown), before it deals the rest of the board."""
+    runs they want (R66: two, where they agreed) and for their hands (every one shown),
+    before it deals the rest of the board."""
     while state.can_select_runout_count():
-        state.select_runout_count(2 if twice else None)
+        state.select_runout_count(2)
     while state.can_show_or_muck_hole_cards():
         state.show_or_muck_hole_cards(True)
 
@@ -433,7 +438,7 @@ def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may
 
 
 def compare_stacks(t: Table, state: State, d: RandomDeal, holes: list[list[str]],
-                   differences: Differences) -> None:
+                   differences: Differences, *, twice: bool = False) -> None:
     """Every stack equal chip for chip, and the chips carried.
 
     Uncontested, PokerKit pays the pot out itself. At a showdown its pots (read once the
@@ -452,11 +457,15 @@ def compare_stacks(t: Table, state: State, d: RandomDeal, holes: list[list[str]]
         assert not state.status, d
         theirs, carried = list(state.stacks), 0
     else:
-        boards = [[repr(c) for c in state.get_board_cards(j)] for j in state.board_indices]
-        assert boards == our_boards(t), (d, boards)
+        boards = our_boards(t)
+        dealt = [[repr(c) for c in state.get_board_cards(j)] for j in state.board_indices]
+        if twice:  # PokerKit dealt both runs: its boards are ours
+            assert dealt == boards, (d, dealt)
         theirs, carried, shared = shared_as_r7(state, holes, boards, d.rules["odd_chip"],
                                                d.hand)
-        if not shared and len(boards) == 1:
+        # a showdown after the river's betting, one deal in three (PokerKit ranks every hand
+        # again to settle it itself, which costs more than the whole deal)
+        if not shared and dealt == boards[:1] and d.seed % 3 == 0:
             assert pushed_by_pokerkit(state) == theirs, d
             differences.played["pushed by PokerKit"] += 1
     assert sum(theirs) + carried == sum(d.stacks), d
@@ -506,12 +515,15 @@ def shared_as_r7(state: State, holes: list[list[str]], boards: list[list[str]], 
     theirs = list(state.stacks)
     carried = 0
     shared = False
-    for pot in state.pots:
+    pots = list(state.pots)
+    players = {i for pot in pots for i in pot.player_indices}
+    ranked = [{i: hand.from_game("".join(holes[i]), "".join(board)) for i in players}
+              for board in boards]
+    for pot in pots:
         part, first = divmod(pot.amount, len(boards))
-        for j, board in enumerate(boards):
+        for j in range(len(boards)):
             amount = part + (first if j == 0 else 0)
-            hands = {i: hand.from_game("".join(holes[i]), "".join(board))
-                     for i in pot.player_indices}
+            hands = {i: ranked[j][i] for i in pot.player_indices}
             best = max(hands.values())
             winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
             shared = shared or (len(winners) > 1 and amount > 0)

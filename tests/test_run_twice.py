@@ -82,7 +82,7 @@ def test_r66_after_the_flop_the_turn_and_river_have_twins_beside_the_first_run()
     t = act(t, type="call", player="Bob")
     t = act(t, type="run_twice")
     assert t.deal is not None and t.deal.second_run == ("b4", "b5")
-    assert "Run it twice: b4 b5 are turned again as b4.2 b5.2." in t.deal.log
+    assert "Run it twice: the turn and the river are turned twice." in t.deal.log
     t = reveal_all(t, [], [])  # the first run turned, no faces entered
     assert t.step()["cells"] == ["b4.2"]
     state = table_state(t, dealer=True)

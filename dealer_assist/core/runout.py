@@ -152,8 +152,10 @@ def run_twice(deal: Deal) -> None:
                                  "already out since the all-in. Undo it to run twice.")
     cells = tuple(c for c in showdown_of(deal).cells if c not in deal.revealed)
     deal.second_run = cells
-    deal.log.append(f"Run it twice: {' '.join(cells)} are turned again as "
-                    f"{' '.join(second_cell(c) for c in cells)}.")
+    streets = [p.label for p in deal.game.phases
+               if isinstance(p, BoardReveal) and any(c in cells for c in p.cells)]
+    deal.log.append(f"Run it twice: {and_words(streets)} "
+                    f"{'is' if len(streets) == 1 else 'are'} turned twice.")
 
 
 def table_hands(deal: Deal, action: Action) -> None:
@@ -195,10 +197,14 @@ def table_hands(deal: Deal, action: Action) -> None:
     for seat, cards in holes.items():
         deal.players[seat].cards = cards
         deal.tabled += (seat,)
-    names = and_words([deal.players[seat].name for seat in holes])
-    shown = "; ".join(f"{deal.players[seat].name} {' '.join(cards)}"
-                      for seat, cards in holes.items())
-    deal.log.append(f"{names} table{'s' if len(holes) == 1 else ''} their cards: {shown}.")
+    if len(holes) == 1:
+        [(seat, cards)] = holes.items()
+        deal.log.append(f"{deal.players[seat].name} tables {' '.join(cards)}.")
+    else:
+        names = and_words([deal.players[seat].name for seat in holes])
+        shown = ", ".join(f"{deal.players[seat].name} {' '.join(cards)}"
+                          for seat, cards in holes.items())
+        deal.log.append(f"{names} table their cards: {shown}.")
 
 
 def run_boards(deal: Deal) -> list[list[str | None]]:
