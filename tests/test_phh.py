@@ -191,6 +191,57 @@ def test_r60_a_holdem_deal_in_phh_field_by_field() -> None:
     assert pokerkit_replay(phh.dumps(public))[0] == [20, 80]
 
 
+def test_r65_r66_r67_a_bomb_pot_tabled_and_run_twice_in_phh_field_by_field() -> None:
+    """A bomb pot of 5 (R65): antes of 5, no blind, PHH's pre-flop round written as checks.
+    Ann and Bob table their hands at the all-in (R67: sm lines marked as tabled) and run it
+    twice (R66: a commentary where they agreed, then each run's board lines). PokerKit, told
+    of the two runs, replays it to our stacks; the app's import gives back the same records."""
+    t = new_table("texas_holdem", ["Ann", "Bob", "Cy"], {}, "Friday")
+    base = t.totals
+    for body in ({"type": "start_deal", "bomb_pot": 5}, {"type": "next"},
+                 {"type": "reveal", "cards": ["Qh", "9c", "4d"]},
+                 {"type": "bet", "player": "Bob", "amount": 10}, {"type": "fold", "player": "Cy"},
+                 {"type": "all_in", "player": "Ann"},
+                 {"type": "call", "player": "Bob"},
+                 {"type": "show", "hands": {"Ann": ["Qs", "Qd"], "Bob": ["Ah", "Kh"]}},
+                 {"type": "run_twice"}, {"type": "reveal", "cards": ["2h"]},
+                 {"type": "reveal", "cards": ["7h"]}, {"type": "reveal", "cards": ["Ac"]},
+                 {"type": "reveal", "cards": ["5s"]}, {"type": "showdown"}):
+        t = t.apply(t.prepare(body))
+    records = [a.to_json() for a in t.actions]
+    fields = phh.deal_fields(t.setup, base, records, number=1,
+                             started="2026-12-04T21:05:00+00:00", full=False, first=[])
+    assert (fields["antes"], fields["blinds_or_straddles"]) == ([5, 5, 5], [0, 0, 0])
+    assert fields["_start"] == {"bomb_pot": 5}
+    assert fields["actions"][:7] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????",
+                                     "p1 cc", "p2 cc", "p3 cc", "d db Qh9c4d"]
+    assert fields["actions"][11:] == [
+        "p3 sm QsQd # tabled", "p1 sm AhKh # tabled", "# run it twice",
+        "d db 2h", "d db 7h", "d db Ac", "d db 5s"]
+    # Bob's flush takes the first run's half (103, the halving's odd chip), Ann's queens the
+    # second's (102)
+    assert fields["finishing_stacks"] == [103, 95, 102]
+    text = phh.dumps(fields)
+    assert pokerkit_replay(text)[0] == [103, 95, 102]
+    with pytest.raises(ValueError, match="Unable to repair"):
+        pokerkit_replay_plain(text)  # PokerKit alone runs the board once
+    back = phh.read_table(phh.dumps({**fields, "_setup": t.setup.to_json()}))
+    # the same records, the show read back as one a tabled line (docs/hand-histories.md)
+    kinds = [r["action"]["type"] for r in back["actions"]]
+    assert kinds == [a["type"] for a in records[:7]] + ["show", "show"] + [
+        a["type"] for a in records[8:]]
+    assert [r["action"]["hands"] for r in back["actions"][7:9]] == [
+        {"Ann": ["Qs", "Qd"]}, {"Bob": ["Ah", "Kh"]}]
+
+
+def pokerkit_replay_plain(text: str) -> None:
+    """PokerKit's own ``HandHistory``, not told how many runs the players chose."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in HandHistory.loads(text).state_actions:
+            pass
+
+
 # --------------------------------------------------------------------------- the API
 def play_night(client: FlaskClient, variant: str, rules: dict[str, Any], deals: int,
                seed: int) -> Dealer:

@@ -525,16 +525,23 @@ const DA = (() => {
   function resultHands(s, res, el) {
     if (!res.hands) return;
     const list = h("ul.hands");
+    // R66: who took a half on each run (the pots' ``run``), where the board ran twice
+    const runWinners = [new Set(), new Set()];
+    for (const pot of res.pots || []) if (pot.run && pot.amount) for (const w of pot.winners) runWinners[pot.run - 1].add(w);
     for (const [name, info] of Object.entries(res.hands)) {
       const winner = (res.winners || []).includes(name);
       const lines = (info.lines || []).map((l) => lineName(l, s.variant, false)).join(", ");
       const twice = info.second_run || null;
-      list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
-        h("span.who", { text: name }), twice ? h("span.run-label", { text: "Run 1" }) : null, cardRow(info.cards, "small"),
-        h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") }),
-        // R66: the same hole cards' best hand on the second run's board
-        twice ? h("span.second-run", null, h("span.run-label", { text: "Run 2" }), cardRow(twice.cards, "small"),
-          h("span.hand", { text: twice.hand })) : null));
+      if (!twice) {
+        list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
+          h("span.who", { text: name }), cardRow(info.cards, "small"),
+          h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
+        continue;
+      }
+      // the same hole cards' best hand on each run's board, a row a run
+      const run = (n, hand) => h(`div.hand-run${runWinners[n - 1].has(name) ? ".win" : ""}`, { dataset: { run: n } },
+        h("span.run-label", { text: `Run ${n}` }), cardRow(hand.cards, "small"), h("span.hand", { text: hand.hand }));
+      list.append(h("li.runs-hand", { dataset: { player: name } }, h("span.who", { text: name }), run(1, info), run(2, twice)));
     }
     el.append(list);
   }
