@@ -31,6 +31,16 @@ def test_every_house_rule_is_declared_once_and_every_offered_rule_is_in_it() -> 
     assert RULE_SPEC["min_bet"].to_json()["betting"] == ["no_limit", "pot_limit"]
 
 
+def test_r76_the_banker_is_the_table_s_rule_offered_with_every_game() -> None:
+    """The home page offers the banker with whichever game the table is made for, as a choice
+    of the players typed, unset meaning the host; no game lists it as a rule it reads."""
+    table_rules = [e for e in rules_vocabulary() if e["every_game"]]
+    assert table_rules == [{"name": "banker", "label": "Banker", "kind": "player",
+                            "help": RULE_SPEC["banker"].help, "betting": None,
+                            "every_game": True, "nobody": "The host"}]
+    assert not any("banker" in game.house_rules for game in all_games())
+
+
 def test_r5_a_line_of_rules_says_only_what_the_structure_reads() -> None:
     """R5: fixed limit reads the small and big bet, not the minimum bet; the others the
     reverse; an ante of 0 and rules left at their plain choice are not said."""

@@ -167,7 +167,7 @@ class RuleKind(StrEnum):
     CHIPS = "chips"
     CHOICE = "choice"
     BOOL = "bool"
-    PLAYER = "player"  # one of the table's players, or none
+    PLAYER = "player"  # one of the table's players, or none (``RuleSpec.nobody``)
 
 
 @dataclass(frozen=True)
@@ -186,6 +186,10 @@ class RuleSpec:
     # (value, label, in a line of rules): the first choice is the plain one, left out of a line
     choices: tuple[tuple[str, str, str], ...] = ()
     betting: tuple[Betting, ...] = ()  # the structures it applies to; () for any
+    # a rule of the table, not of a game (who holds the cash): the home page offers it with
+    # every game, and no game lists it in ``Game.house_rules``
+    every_game: bool = False
+    nobody: str = ""  # a player rule left unset: who it falls to ("The host")
 
     def applies(self, betting: str | None) -> bool:
         """Whether the rule is read under ``betting`` (None: the game has no betting)."""
@@ -194,11 +198,14 @@ class RuleSpec:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "label": self.label,
                                "kind": self.kind.value, "help": self.help,
-                               "betting": [b.value for b in self.betting] or None}
+                               "betting": [b.value for b in self.betting] or None,
+                               "every_game": self.every_game}
         if self.kind is RuleKind.CHIPS:
             out["min"] = self.minimum
         if self.choices:
             out["choices"] = [{"value": v, "label": label} for v, label, _ in self.choices]
+        if self.kind is RuleKind.PLAYER:
+            out["nobody"] = self.nobody
         return out
 
 
@@ -238,8 +245,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         (Wilds.DEUCES.value, "Deuces", "deuces wild"))),
     RuleSpec("draw_for_blind", "Draw for the first blind", RuleKind.BOOL,
              help="lowest card takes it; else the first player listed"),
-    RuleSpec("banker", "Banker", RuleKind.PLAYER,
-             help="the player who holds in cash what the table keeps; else the host (R76)"),
+    RuleSpec("banker", "Banker", RuleKind.PLAYER, every_game=True, nobody="The host",
+             help="holds in cash the chips the table keeps between deals, and pays them out"),
 )
 RULE_SPEC: dict[str, RuleSpec] = {spec.name: spec for spec in RULE_SPECS}
 
@@ -298,17 +305,3 @@ def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
-
-def max_cards_per_player(players: int) -> int:
-    """R22: how many cards each player may buy, where players buy cards."""
-    if players <= 3:
-        return 7
-    if players == 4:
-        return 5
-    if players == 5:
-        return 4
-    if players <= 7:
-        return 3
-    if players <= 11:
-        return 2
-    return 1

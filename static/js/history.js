@@ -1,6 +1,7 @@
-/* The host's pages (a table's history, a night, the season): local times, the theme, the
- * settle-up copied as text, printing, the JSON export (dealer's device only) and the
- * step-by-step replay of one deal. Server text only ever goes through textContent (DA.h). */
+/* The host's pages (a table's history, a night, the season): local times, the settle-up
+ * copied as text, printing, the dealer's downloads (the JSON export, and the hand histories
+ * with every card) and the step-by-step replay of one deal. The theme is theme.js's. Server
+ * text only ever goes through textContent (DA.h). */
 "use strict";
 
 (() => {
@@ -22,29 +23,50 @@
     }
   }
 
-  /* The JSON export carries every card the dealer entered, so it needs the dealer's token:
-   * the button shows only on a device that opened the dealer link. */
-  function exportButton() {
-    const button = $("export-json");
-    if (!button) return;
-    let token = null;
-    try { token = localStorage.getItem(DA.tokenKey(tableId)); } catch (e) { token = null; }
+  /* A file fetched by script (with a token, or the host key) saved as a download. */
+  async function saveAs(response, fallbackName) {
+    const given = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const url = URL.createObjectURL(await response.blob());
+    const a = h("a", { href: url, download: given ? given[1] : fallbackName });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  function dealerToken() {
+    try { return tableId ? localStorage.getItem(DA.tokenKey(tableId)) : null; } catch (e) { return null; }
+  }
+
+  /* The dealer's view needs the dealer's token: on a device that opened the dealer link, the
+   * JSON export (every card the dealer entered) shows, and the hand histories are fetched with
+   * the token; anywhere else they are the public ones, a plain link. */
+  function dealerDownloads() {
+    const token = dealerToken();
     if (!token) return;
-    button.hidden = false;
-    button.addEventListener("click", async () => {
-      const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/export.json`,
-        { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
-      if (!r.ok) {
-        button.textContent = "Export refused: open the dealer link again";
-        return;
-      }
-      const url = URL.createObjectURL(await r.blob());
-      const a = h("a", { href: url, download: `table-${tableId}.json` });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    });
+    // a refusal (a device signed out since) or no network is said where the tap was
+    const fetchWithToken = async (url, fallbackName, tell) => {
+      const r = await fetch(url, { headers: { Authorization: `Bearer ${token}` }, cache: "no-store" })
+        .catch(() => null);
+      if (r && r.ok) await saveAs(r, fallbackName);
+      else tell(r ? "This device's dealer key was refused: open the dealer link again."
+        : "Could not reach the server: try again.");
+    };
+    const button = $("export-json");
+    if (button) {
+      button.hidden = false;
+      button.addEventListener("click", () => fetchWithToken(
+        `/api/tables/${encodeURIComponent(tableId)}/export.json`, `table-${tableId}.json`,
+        (sentence) => { button.textContent = sentence; }));
+    }
+    const note = $("dealer-view");
+    if (note) note.hidden = false;
+    for (const link of document.querySelectorAll("a.phh-link")) {
+      link.addEventListener("click", (ev) => {
+        ev.preventDefault();
+        fetchWithToken(link.href, link.href.split("/").pop(), (sentence) => { note.textContent = sentence; });
+      });
+    }
   }
 
   // ------------------------------------------------------------------ the replay
@@ -108,35 +130,6 @@
       });
   }
 
-  /* The theme: the one chosen on this device (the tablet's toggle, or this page's), else
-   * the system's. The pages' stylesheet reads data-theme on <html>. */
-  const THEME_KEY = "dealer-assist:theme";
-  const systemDark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
-  function chosenTheme() {
-    try { return localStorage.getItem(THEME_KEY); } catch (e) { return null; }
-  }
-  function applyTheme(choice) {
-    const toggle = $("theme-toggle");
-    if (!toggle) return; // a page without the toggle (the replay) stays in the light theme
-    const dark = (choice || chosenTheme() || (systemDark && systemDark.matches ? "dark" : "light")) === "dark";
-    document.documentElement.dataset.theme = dark ? "dark" : "light";
-    toggle.textContent = dark ? "Light" : "Dark";
-    toggle.setAttribute("aria-pressed", String(dark));
-    toggle.setAttribute("aria-label", dark ? "Use the light theme" : "Use the dark theme");
-  }
-  function themeToggle() {
-    const toggle = $("theme-toggle");
-    if (toggle) {
-      toggle.addEventListener("click", () => {
-        const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
-        try { localStorage.setItem(THEME_KEY, next); } catch (e) { /* this visit only */ }
-        applyTheme(next);
-      });
-    }
-    if (systemDark && systemDark.addEventListener) systemDark.addEventListener("change", () => applyTheme());
-    applyTheme();
-  }
-
   /* Copy text for a group chat: the Clipboard API where the page is a secure context (https,
    * or this machine), else the text selected in a box for the device's own Copy. */
   async function copyText(text, status, box) {
@@ -166,10 +159,9 @@
   }
 
   localTimes();
-  themeToggle();
   copyButton();
   printButton();
-  exportButton();
+  dealerDownloads();
   if (document.body.classList.contains("page-replay")) startReplay();
-  window.DA_BOOKS = { copyText, localTimes };
+  window.DA_BOOKS = { copyText, localTimes, saveAs };
 })();

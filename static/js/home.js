@@ -10,6 +10,8 @@
   // vocabulary (rules_vocabulary), in its order; a game's own help words win over its help.
   const RULES = Object.fromEntries(DA.RULES_VOCABULARY.map((r) => [r.name, r]));
   const applies = (spec, betting, g) => !spec.betting || !g.betting.length || spec.betting.includes(betting);
+  // The table's own rules (who holds the cash), offered with whichever game it is made for.
+  const TABLE_RULES = DA.RULES_VOCABULARY.filter((r) => r.every_game);
   const choiceLabel = (spec, value) => ((spec.choices || []).find((c) => c.value === value) || { label: value }).label;
 
   const form = document.getElementById("setup-form");
@@ -19,6 +21,10 @@
   const newPlayer = document.getElementById("new-player");
   let players = [];
   const ruleValues = {}; // what the host changed, per rule
+  // a player rule's choice is the player typed (their row's object), so that renaming them
+  // keeps it and removing them falls back to the vocabulary's "nobody" (the host)
+  const chosenPlayer = {};
+  const playerSelects = [];
 
   function variant() {
     return form.querySelector("input[name=variant]:checked").value;
@@ -31,7 +37,7 @@
   function renderPlayers() {
     clear(list);
     players.forEach((p, i) => {
-      const name = h("input.player-name", { type: "text", value: p.name, maxlength: 40, "aria-label": `Player ${i + 1}'s name`, oninput: (e) => { p.name = e.target.value; } });
+      const name = h("input.player-name", { type: "text", value: p.name, maxlength: 40, "aria-label": `Player ${i + 1}'s name`, oninput: (e) => { p.name = e.target.value; fillPlayerSelects(); } });
       const stack = h("input.player-stack", { type: "number", min: 0, step: 1, inputmode: "numeric", value: p.stack ?? "", placeholder: String(ruleValue("buy_in")), "aria-label": `Player ${i + 1}'s starting stack`, oninput: (e) => { p.stack = e.target.value; } });
       list.append(h("li.player-row", { dataset: { index: i } },
         h("span.seat", { text: String(i + 1) }),
@@ -42,6 +48,38 @@
     });
     const [lo, hi] = GAMES[variant()].players;
     document.getElementById("player-range").textContent = `(${players.length} of ${lo}\u2013${hi})`;
+    fillPlayerSelects();
+  }
+
+  /* A player rule: nobody (the vocabulary's word for it, the default) or one of the players
+   * typed so far, by seat; a player removed is no longer chosen. */
+  function fillPlayerSelects() {
+    for (const { select, spec } of playerSelects) {
+      const chosen = players.includes(chosenPlayer[spec.name]) ? chosenPlayer[spec.name] : null;
+      if (!chosen) delete chosenPlayer[spec.name];
+      clear(select).append(h("option", { value: "" }, `${spec.nobody} (default)`));
+      players.forEach((p, i) => {
+        if (p.name.trim()) select.append(h("option", { value: String(i), selected: p === chosen }, p.name.trim()));
+      });
+      select.value = chosen && chosen.name.trim() ? String(players.indexOf(chosen)) : "";
+    }
+  }
+
+  function playerSelect(spec) {
+    const select = h("select", { name: spec.name, onchange: (e) => {
+      chosenPlayer[spec.name] = e.target.value === "" ? undefined : players[Number(e.target.value)];
+    } });
+    playerSelects.push({ select, spec });
+    return select;
+  }
+
+  /* The rules shown for the game chosen: the game's own, those its betting reads, then the
+   * table's. */
+  function rulesShown() {
+    const g = GAMES[variant()].rules;
+    const betting = ruleValue("betting");
+    const own = g.offered.map((rule) => RULES[rule]).filter((spec) => spec && applies(spec, betting, g));
+    return own.concat(TABLE_RULES.filter((spec) => !g.offered.includes(spec.name)));
   }
 
   function move(i, d) {
@@ -66,11 +104,10 @@
 
   function renderRules() {
     clear(rulesBox);
+    playerSelects.length = 0;
     const g = GAMES[variant()].rules;
-    const betting = ruleValue("betting");
-    for (const rule of g.offered) {
-      const spec = RULES[rule];
-      if (!spec || !applies(spec, betting, g)) continue;
+    for (const spec of rulesShown()) {
+      const rule = spec.name;
       const key = `${variant()}:${rule}`;
       const def = defaultFor(rule);
       const helpText = g.help[rule] || spec.help;
@@ -85,14 +122,17 @@
         const allowed = rule === "betting" ? g.betting : spec.choices.map((c) => c.value);
         input = h("select", { name: rule, onchange: (e) => { ruleValues[key] = e.target.value; if (rule === "betting") renderRules(); } },
           allowed.map((c) => h("option", { value: c, selected: c === ruleValue(rule) }, choiceLabel(spec, c) + (c === def ? " (default)" : ""))));
+      } else if (spec.kind === "player") {
+        input = playerSelect(spec);
       } else {
         input = h("input", { type: "checkbox", name: rule, checked: !!ruleValue(rule), onchange: (e) => { ruleValues[key] = e.target.checked; } });
       }
       const defText = spec.kind === "chips" ? `default ${def}` : spec.kind === "bool" ? `default ${def ? "on" : "off"}` : "";
-      rulesBox.append(h(`label.rule.${spec.kind}`, { dataset: { rule } },
+      rulesBox.append(h(`label.rule.rule-${spec.kind}`, { dataset: { rule } },
         h("span.rule-label", { text: spec.label }), input,
         h("span.rule-help", { text: [helpText, defText].filter(Boolean).join(" \u00b7 ") })));
     }
+    fillPlayerSelects();
   }
 
   function showError(text) {
@@ -104,12 +144,14 @@
     ev.preventDefault();
     showError("");
     const v = variant();
-    const g = GAMES[v].rules;
     const rules = {};
-    const betting = ruleValue("betting");
-    for (const rule of g.offered) {
-      const spec = RULES[rule];
-      if (!spec || !applies(spec, betting, g)) continue;
+    for (const spec of rulesShown()) {
+      const rule = spec.name;
+      if (spec.kind === "player") { // sent only when a player is chosen: else nobody's
+        const p = chosenPlayer[rule];
+        if (p && players.includes(p) && p.name.trim()) rules[rule] = p.name.trim();
+        continue;
+      }
       let val = ruleValue(rule);
       if (spec.kind === "chips") {
         if (val === "" || val === null) continue;
@@ -181,6 +223,7 @@
   function showHost(sizes) {
     document.getElementById("host-setup").hidden = false;
     document.getElementById("guest-note").hidden = true;
+    document.getElementById("season-link").hidden = false;
     for (const item of document.querySelectorAll(".table-item")) {
       const id = item.dataset.tableId;
       item.querySelector(".table-size").textContent = sizeWords(sizes[id]);

@@ -147,13 +147,7 @@
   });
   $("season-csv").addEventListener("click", async () => {
     try {
-      const r = await ask(`/api/league.csv${query()}`);
-      const url = URL.createObjectURL(await r.blob());
-      const a = h("a", { href: url, download: "season.csv" });
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      await DA_BOOKS.saveAs(await ask(`/api/league.csv${query()}`), "season.csv");
     } catch (err) {
       fail(err);
     }

@@ -52,6 +52,7 @@ def test_a_guest_sees_tables_and_the_hosts_link_makes_a_host(
         assert not page.locator("#host-setup").is_visible()
         assert page.locator(".table-item").count() == 2
         assert page.locator(".delete-table:visible").count() == 0
+        assert not page.locator("#season-link").is_visible()  # the season is the host's
         if shots:
             page.screenshot(path=str(Path(shots) / f"home-guest-{name}.png"), full_page=True)
         if name == "phone":
@@ -64,6 +65,7 @@ def test_a_guest_sees_tables_and_the_hosts_link_makes_a_host(
         assert not page.locator("#guest-note").is_visible()
         page.reload()
         page.locator("#host-setup").wait_for(state="visible")
+        assert page.locator("#season-link").is_visible()
         old = page.locator(".table-item", has_text="Old one")
         assert old.locator(".table-size").inner_text() == "empty"
         if shots:
