@@ -96,13 +96,16 @@ class BoardReveal(RevealPhase):
         else:
             if betting_over(deal):
                 deal.run_out = True  # a card of the run-out is out: no running twice now
-            super().handle(deal, action)
+            RevealPhase.handle(self.as_turned(deal), deal, action)
 
     def step(self, deal: Deal) -> Step:
-        phase: RevealPhase = self
+        return with_options(deal, RevealPhase.step(self.as_turned(deal), deal))
+
+    def as_turned(self, deal: Deal) -> RevealPhase:
+        """This reveal, named as the first run's where the board runs twice."""
         if deal.second_run and any(c in deal.second_run for c in self.cells):
-            phase = RevealPhase(self.cells, run_label(self.label, 1))
-        return with_options(deal, RevealPhase.step(phase, deal))
+            return RevealPhase(self.cells, run_label(self.label, 1))
+        return self
 
 
 class SecondRun(Phase):

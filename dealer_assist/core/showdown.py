@@ -16,6 +16,7 @@ from dealer_assist.core.deal import Deal, hand_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five, best_two_plus_three
 from dealer_assist.core.phases import Phase
+from dealer_assist.core.pots import Pot
 from dealer_assist.core.result import ShownHand
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase, number_word
@@ -156,14 +157,23 @@ def settle_pots(deal: Deal, scores: Mapping[int, int]) -> tuple[list[list[int]],
     won: list[list[int]] = []
     left = 0
     for pot in deal.pots():
-        eligible = [i for i in pot.eligible if i in scores]
-        top = max((scores[i] for i in eligible), default=None)
-        stakes = [i for i in eligible if scores[i] == top]
-        seats = sorted(deal.stakes[i].owner for i in stakes)  # an entry a share, by seat
-        left += deal.share_out(pot.amount, seats)
+        stakes = best_stakes(pot, scores)
+        left += deal.share_out(pot.amount, share_seats(deal, stakes))
         won.append(stakes)
     deal.clear_pots()
     return won, left
+
+
+def best_stakes(pot: Pot, scores: Mapping[int, int]) -> list[int]:
+    """The stakes eligible for ``pot`` with the best score (ties all of them)."""
+    eligible = [i for i in pot.eligible if i in scores]
+    top = max((scores[i] for i in eligible), default=None)
+    return [i for i in eligible if scores[i] == top]
+
+
+def share_seats(deal: Deal, stakes: list[int]) -> list[int]:
+    """The winners of a pot as ``Deal.share_out`` takes them: an entry a share, by seat."""
+    return sorted(deal.stakes[i].owner for i in stakes)
 
 
 def settle_pots_twice(deal: Deal, scores: Sequence[Mapping[int, int]]
@@ -178,11 +188,8 @@ def settle_pots_twice(deal: Deal, scores: Sequence[Mapping[int, int]]
     for layer, pot in enumerate(deal.pots()):
         halves = (pot.amount - pot.amount // 2, pot.amount // 2)
         for run, (half, run_scores) in enumerate(zip(halves, scores, strict=True), start=1):
-            eligible = [i for i in pot.eligible if i in run_scores]
-            top = max((run_scores[i] for i in eligible), default=None)
-            stakes = [i for i in eligible if run_scores[i] == top]
-            seats = sorted(deal.stakes[i].owner for i in stakes)
-            left += deal.share_out(half, seats, run=run, layer=layer)
+            stakes = best_stakes(pot, run_scores)
+            left += deal.share_out(half, share_seats(deal, stakes), run=run, layer=layer)
             won.append(stakes)
     deal.clear_pots()
     return won, left
