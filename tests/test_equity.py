@@ -1,6 +1,6 @@
-"""The equity of R67 (cards tabled at an all-in) on its own, before the state carries it:
-dealer_assist.core.equity against an independent count (R67 itself, the ``show`` record and
-the state's ``equity``, is still to build: tests/test_core.py lists it). Every exact figure is
+"""The equity of R67 (cards tabled at an all-in) on its own: dealer_assist.core.equity against
+an independent count (the ``show`` record and the state's ``equity`` are tested in
+tests/test_run_twice.py). Every exact figure is
 checked against a brute force that ranks hands with PokerKit's own hand classes (not our
 evaluator); the sampled figures against the exact ones, within the margin they state; and
 both evaluator backends give the very same figures.

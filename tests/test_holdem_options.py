@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import new_table as api_table
 from flask.testing import FlaskClient
-from table_helpers import act, stacks
+from table_helpers import act, refuse, stacks
 
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.rules import rules_vocabulary
@@ -153,3 +153,106 @@ def test_r63_r9_a_straddle_where_the_game_has_none_is_refused(client: FlaskClien
     dealer.refuse({"type": "start_deal", "straddle": "yes"}, "straddle must be true or false")
     state = dealer.run({"type": "start_deal", "straddle": True})
     assert {p["name"]: p["stack"] for p in state["players"]}["Dee"] == 96
+
+
+# --------------------------------------------------------------------------- R65 bomb pots
+BLINDS = {"small_blind": 1, "big_blind": 2}
+
+
+@pytest.mark.parametrize("variant", ["texas_holdem", "omaha", "texas_dozen"])
+def test_r65_everyone_antes_the_bomb_pot_no_blind_and_the_flop_comes_first(variant: str) -> None:
+    """Ann deals a bomb pot of 5 at a table that straddles and has a big-blind ante: each of
+    the five antes 5 and nothing else is posted; after the hole cards the flop is turned with
+    no betting, and Bob, left of the dealer, opens the flop's round."""
+    t = new_table(variant, FIVE, {**BLINDS, "straddle": True, "big_blind_ante": 3})
+    t = act(t, type="start_deal", bomb_pot=5)
+    assert stacks(t) == dict.fromkeys(FIVE, 95)
+    assert t.deal is not None and t.deal.pot_total() == 25 and t.deal.blinds == ()
+    assert "Bomb pot: everyone antes 5." in t.deal.log
+    t = act(t, type="next")
+    step = t.step()
+    assert step["kind"] == "reveal" and "flop" in step["instruction"]
+    assert "options" not in step  # betting is possible: no running twice, no tabling
+    t = act(t, type="reveal")
+    step = t.step()
+    assert (step["kind"], step["player"], step["to_call"]) == ("bet", "Bob", 0)
+    assert step["round"] == "Flop" and {"check", "bet"} <= set(step["options"])
+    assert step["min_raise_to"] == 1  # the minimum bet: no blind is the round's bet
+
+
+def test_r65_a_short_stack_antes_all_it_has_and_wins_only_the_main_pot() -> None:
+    """Cy has 3: he antes 3, all in. The main pot is 3 from each (12), the side pot 2 from
+    each of the others (6). Everyone checks to the river; Cy's aces take the main pot, Dee's
+    kings the side pot."""
+    t = new_table("texas_holdem", ["Ann", "Bob", {"name": "Cy", "stack": 3}, "Dee"], BLINDS)
+    t = act(act(t, type="start_deal", bomb_pot=5), type="next")
+    assert stacks(t) == {"Ann": 95, "Bob": 95, "Cy": 0, "Dee": 95}
+    assert [p.amount for p in t.deal.pots()] == [12, 6]  # type: ignore[union-attr]
+    while t.step()["kind"] != "showdown":
+        t = act(t, type="reveal") if t.step()["kind"] == "reveal" else act(
+            t, type="check", player=t.step()["player"])
+    t = act(t, type="showdown", board=["2c", "7d", "9h", "Js", "3c"], hands={
+        "Ann": ["4d", "5d"], "Bob": ["Qd", "8s"], "Cy": ["As", "Ah"], "Dee": ["Ks", "Kh"]})
+    assert stacks(t) == {"Ann": 95, "Bob": 95, "Cy": 12, "Dee": 101}
+
+
+def test_r65_heads_up_in_fixed_limit_the_flop_is_a_small_bet_from_the_non_dealer() -> None:
+    t = new_table("texas_holdem", ["Ann", "Bob"], {**BLINDS, "betting": "fixed_limit"})
+    t = act(act(act(t, type="start_deal", bomb_pot=2), type="next"), type="reveal")
+    step = t.step()
+    assert (step["player"], step["min_raise_to"], step["max_raise_to"]) == ("Bob", 1, 1)
+
+
+def test_r65_the_button_moves_on_and_the_next_deal_has_its_blinds_again() -> None:
+    t = new_table("texas_holdem", ["Ann", "Bob", "Cy"], BLINDS)
+    t = act(act(t, type="start_deal", bomb_pot=4), type="next")
+    t = act(t, type="reveal")
+    t = act(t, type="bet", player="Bob", amount=10)
+    t = act(act(t, type="fold", player="Cy"), type="fold", player="Ann")
+    assert stacks(t) == {"Ann": 96, "Bob": 108, "Cy": 96}  # the 12 anted, and his 10 back
+    t = act(t, type="start_deal")
+    assert t.deal is not None and t.deal.players[t.deal.dealer].name == "Bob"
+    assert stacks(t) == {"Ann": 94, "Bob": 108, "Cy": 95}  # Cy the small blind, Ann the big
+    assert t.totals.bomb_pot == 4  # offered again between deals (web/state.py)
+
+
+def test_r65_r9_a_bomb_pot_is_refused_where_it_cannot_be(client: FlaskClient) -> None:
+    t = new_table("kings_pot", ["Ann", "Bob", "Cy"])
+    refuse(t, "King's Pot has no bomb pot", type="start_deal", bomb_pot=5)
+    t = new_table("off_road_stud", ["Ann", "Bob", "Cy"])
+    refuse(t, "has no bomb pot", type="start_deal", bomb_pot=5)
+    t = new_table("texas_holdem", FIVE, BLINDS)
+    refuse(t, "A bomb pot has no straddle", type="start_deal", bomb_pot=5, straddle=True)
+    refuse(t, "bomb_pot must be a whole number", type="start_deal", bomb_pot="lots")
+    refuse(t, "bomb_pot must be from 0", type="start_deal", bomb_pot=-5)
+    refuse(t, "A bet record has no field 'bomb_pot'", type="bet", player="Ann", amount=2,
+           bomb_pot=5)
+    assert stacks(act(t, type="start_deal", bomb_pot=0))["Cy"] == 98  # 0: no bomb pot
+    dealer = api_table(client, "omaha", FIVE, BLINDS)
+    state = dealer.run({"type": "start_deal", "bomb_pot": 3})
+    assert [p["stack"] for p in state["players"]] == [97] * 5
+    assert state["bomb_pot"] == 3
+    assert [(p["player"], p["kind"], p["amount"]) for p in state["posted"]] == [
+        (name, "bomb_pot", 3) for name in ("Bob", "Cy", "Dee", "Eve", "Ann")]
+    assert not any("blind" in p for p in state["players"])
+
+
+def test_r63_r65_between_deals_the_screen_offers_the_straddle_and_a_bomb_pot(
+        client: FlaskClient) -> None:
+    """The next deal's options, as the between-deals screen offers them: the straddle where
+    it can be posted (the table's rule as the default), and a bomb pot of the rule's ante,
+    twice the big blind without one, or the last bomb pot's."""
+    dealer = api_table(client, "texas_holdem", FIVE, {**BLINDS, "straddle": True})
+    games = {g["variant"]: g for g in dealer.state()["next_games"]}
+    assert games["texas_holdem"]["deal_options"] == {"straddle": True, "bomb_pot": 4}
+    assert games["omaha"]["deal_options"] == {"straddle": True, "bomb_pot": 4}
+    assert "deal_options" not in games["kings_pot"] or games["kings_pot"]["deal_options"] == {}
+    fixed = api_table(client, "texas_holdem", FIVE,
+                      {**BLINDS, "betting": "fixed_limit", "bomb_pot_ante": 6})
+    games = {g["variant"]: g for g in fixed.state()["next_games"]}
+    assert games["texas_holdem"]["deal_options"] == {"bomb_pot": 6}
+    state = dealer.run({"type": "start_deal", "bomb_pot": 7}, {"type": "next"},
+                       {"type": "reveal"}, {"type": "bet", "player": "Bob", "amount": 1},
+                       *({"type": "fold", "player": n} for n in ("Cy", "Dee", "Eve", "Ann")))
+    games = {g["variant"]: g for g in state["next_games"]}
+    assert games["texas_dozen"]["deal_options"]["bomb_pot"] == 7

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import random
 import re
 import tomllib
@@ -47,6 +48,21 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
 
 # --------------------------------------------------------------------------- PokerKit
+class AgreedRuns(HandHistory):
+    """PokerKit's ``HandHistory``, told how many times the players agreed to run the board
+    (R66). PHH has no action for it: PokerKit's replay asks each player all in and, with no
+    answer, runs the board once. Our export says it in a commentary where it was agreed
+    (``# run it twice``); this reads the commentary and answers two for every player, as
+    PokerKit's own ``State.select_runout_count(2)`` would be called at the table."""
+
+    def create_state(self) -> State:
+        state = super().create_state()
+        if f"# {phh.RUN_TWICE_NOTE}" in self.actions:
+            state.select_runout_count = functools.partial(  # type: ignore[method-assign]
+                State.select_runout_count, state, 2)
+        return state
+
+
 def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int], State]:
     """PokerKit's own replay of a PHH hand: its final stacks, and (``keep_settled``) its state
     once the betting is over (its pots formed, every hand still in, nobody paid yet), else
@@ -54,7 +70,7 @@ def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fold where a check is free
         # as PokerKit's own defaults, but the pots pushed one step at a time by the replay
-        history = HandHistory.loads(text, automations=PUSHED_BY_STEP)
+        history = AgreedRuns.loads(text, automations=PUSHED_BY_STEP)
         settled: State | None = None
         state: State | None = None
         for state, _ in history.state_actions:
@@ -96,9 +112,8 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
             continue
         # R7: PokerKit gives a shared pot's odd chips all to its first winner and carries none
         holes = [deal.players[s].cards for s in order]
-        board = [deal.grid[c] or "" for c in ("b1", "b2", "b3", "b4", "b5")]
-        shared, carried = reference.shared_as_r7(settled, holes, board,
-                                                 d.rules["odd_chip"], d.hand)
+        shared, carried, _ = reference.shared_as_r7(settled, holes, reference.our_boards(t),
+                                                    d.rules["odd_chip"], d.hand)
         assert (shared, carried) == (ours, deal.carry), (d, fields, theirs)
         seen["odd chips as R7"] += 1
 
@@ -174,6 +189,57 @@ def test_r60_a_holdem_deal_in_phh_field_by_field() -> None:
     assert "time = 21:05:07" in text and "year = 2026" in text
     assert pokerkit_replay(text)[0] == [20, 80]
     assert pokerkit_replay(phh.dumps(public))[0] == [20, 80]
+
+
+def test_r65_r66_r67_a_bomb_pot_tabled_and_run_twice_in_phh_field_by_field() -> None:
+    """A bomb pot of 5 (R65): antes of 5, no blind, PHH's pre-flop round written as checks.
+    Ann and Bob table their hands at the all-in (R67: sm lines marked as tabled) and run it
+    twice (R66: a commentary where they agreed, then each run's board lines). PokerKit, told
+    of the two runs, replays it to our stacks; the app's import gives back the same records."""
+    t = new_table("texas_holdem", ["Ann", "Bob", "Cy"], {}, "Friday")
+    base = t.totals
+    for body in ({"type": "start_deal", "bomb_pot": 5}, {"type": "next"},
+                 {"type": "reveal", "cards": ["Qh", "9c", "4d"]},
+                 {"type": "bet", "player": "Bob", "amount": 10}, {"type": "fold", "player": "Cy"},
+                 {"type": "all_in", "player": "Ann"},
+                 {"type": "call", "player": "Bob"},
+                 {"type": "show", "hands": {"Ann": ["Qs", "Qd"], "Bob": ["Ah", "Kh"]}},
+                 {"type": "run_twice"}, {"type": "reveal", "cards": ["2h"]},
+                 {"type": "reveal", "cards": ["7h"]}, {"type": "reveal", "cards": ["Ac"]},
+                 {"type": "reveal", "cards": ["5s"]}, {"type": "showdown"}):
+        t = t.apply(t.prepare(body))
+    records = [a.to_json() for a in t.actions]
+    fields = phh.deal_fields(t.setup, base, records, number=1,
+                             started="2026-12-04T21:05:00+00:00", full=False, first=[])
+    assert (fields["antes"], fields["blinds_or_straddles"]) == ([5, 5, 5], [0, 0, 0])
+    assert fields["_start"] == {"bomb_pot": 5}
+    assert fields["actions"][:7] == ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????",
+                                     "p1 cc", "p2 cc", "p3 cc", "d db Qh9c4d"]
+    assert fields["actions"][11:] == [
+        "p3 sm QsQd # tabled", "p1 sm AhKh # tabled", "# run it twice",
+        "d db 2h", "d db 7h", "d db Ac", "d db 5s"]
+    # Bob's flush takes the first run's half (103, the halving's odd chip), Ann's queens the
+    # second's (102)
+    assert fields["finishing_stacks"] == [103, 95, 102]
+    text = phh.dumps(fields)
+    assert pokerkit_replay(text)[0] == [103, 95, 102]
+    with pytest.raises(ValueError, match="Unable to repair"):
+        pokerkit_replay_plain(text)  # PokerKit alone runs the board once
+    back = phh.read_table(phh.dumps({**fields, "_setup": t.setup.to_json()}))
+    # the same records, the show read back as one a tabled line (docs/hand-histories.md)
+    kinds = [r["action"]["type"] for r in back["actions"]]
+    assert kinds == [a["type"] for a in records[:7]] + ["show", "show"] + [
+        a["type"] for a in records[8:]]
+    assert [r["action"]["hands"] for r in back["actions"][7:9]] == [
+        {"Ann": ["Qs", "Qd"]}, {"Bob": ["Ah", "Kh"]}]
+
+
+def pokerkit_replay_plain(text: str) -> None:
+    """PokerKit's own ``HandHistory``, not told how many runs the players chose."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in HandHistory.loads(text).state_actions:
+            pass
 
 
 # --------------------------------------------------------------------------- the API
@@ -326,7 +392,7 @@ def test_the_public_holdem_export_replays_in_pokerkit_as_the_dealers(
                       headers=dealer.headers).get_data(as_text=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for mine, theirs in zip(HandHistory.loads_all(public), HandHistory.loads_all(full),
+        for mine, theirs in zip(AgreedRuns.loads_all(public), AgreedRuns.loads_all(full),
                                 strict=True):
             assert all(re.fullmatch(r"d dh p\d+ (\?\?)+", line) for line in mine.actions
                        if line.startswith("d dh"))
@@ -350,7 +416,7 @@ def test_r9_an_import_that_cannot_be_read_is_refused_with_a_sentence(
         ("this is [not toml", "not PHH (TOML)"),
         ('variant = "NT"\nantes = [0, 0]\n', "no _setup"),
         (tampered, "the file has been changed"),
-        (text.replace('"p1 cc"', '"p1 cbr 999999"', 1), "cannot be replayed"),
+        (overbet(text), "cannot be replayed"),
         (text.replace('"d db ', '"d zz ', 1), "cannot be read"),
         (text.replace('"p1 cc"', '"p0 cc"', 1), "cannot be read"),
         ("a = " + "[" * 5000 + "]" * 5000, "nested too deep"),
@@ -367,6 +433,16 @@ def test_r9_an_import_that_cannot_be_read_is_refused_with_a_sentence(
     empty = client.post("/api/tables/import.phhs", data=b" ",
                         headers={**host_headers(app), **TOML})
     assert empty.status_code == 400
+
+
+def overbet(text: str) -> str:
+    """``text`` with the first action after a flop raised to more than anyone has: a bet the
+    rules refuse in a real betting round (a bomb pot's pre-flop checks, R65, are PHH's round
+    where the deal has none)."""
+    line = re.search(r'"d db [^"]*",\s*"(p\d+) (?:cc|cbr \d+)"', text)
+    assert line is not None
+    start = line.start(1) - 1
+    return f'{text[:start]}"{line.group(1)} cbr 999999"{text[line.end():]}'
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

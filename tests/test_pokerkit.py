@@ -1,9 +1,10 @@
 """Texas Hold'em and Omaha against PokerKit, the reference poker engine: random deals (2 to 10
-players, short stacks and all-ins, every betting structure, antes or none; two hole cards and
-the best five of seven, or four and exactly two of them with three of the board, R62) played
-through both engines action for action. After every action both agree on who acts and what is legal
-(fold, check or the call's amount, the smallest and largest bet or raise); at the end every
-stack is equal chip for chip.
+players, short stacks and all-ins, every betting structure, antes or none, big-blind antes
+(R64), straddles (R63) and bomb pots (R65); two hole cards and the best five of seven, or four
+and exactly two of them with three of the board, R62) played through both engines action for
+action, and at an all-in, hands tabled (R67) and the board run once or twice (R66). After
+every action both agree on who acts and what is legal (fold, check or the call's amount, the
+smallest and largest bet or raise); at the end every stack is equal chip for chip.
 
 PokerKit is configured to play our rules (R5-R7) where it can be:
 
@@ -17,7 +18,16 @@ PokerKit is configured to play our rules (R5-R7) where it can be:
   the minimum bet (PokerKit would take the short bet's size);
 - in fixed limit, an all-in raise for less than a full raise does not count towards those
   four (R5 counts bets and raises, and a short all-in raise is not a raise; an opening
-  all-in, however short, is the bet), so PokerKit's count is taken back by one after each.
+  all-in, however short, is the bet), so PokerKit's count is taken back by one after each;
+- a bomb pot (R65) is PokerKit's game with three streets, not four: the first deals the hole
+  cards and the flop and then bets, from the button's left, with an ante of the bomb pot's
+  size from everyone and no blind; the turn and the river as usual;
+- the number of runs (R66) is no automation: when the betting is over, every player all in
+  answers two where the players agreed to run it twice (PokerKit's
+  ``select_runout_count``), else no preference; then every hand is shown, and the boards
+  dealt into PokerKit are ours, run by run. PokerKit halves each pot between the boards
+  (the odd chip to the first) as R66 does, and its boards are read back and compared with
+  ours.
 
 Where the rules differ on purpose the difference itself is what is tested:
 
@@ -39,6 +49,17 @@ Where the rules differ on purpose the difference itself is what is tested:
 - A big blind posted short (R5: the others still call the full blind) is left out of the
   random deals: PokerKit makes them call what was posted. One test below shows that
   difference; tests/test_betting.py plays the R5 and R6 cases by hand.
+- R66: the players may agree to run it twice at the all-in, before the next card. In a
+  bomb pot where the antes leave at most one player able to bet, that is before the flop
+  (its ten cells turned twice); PokerKit deals the flop before anyone may choose, so its
+  runs would start at the turn. The random deals do not run those twice (it is one hand
+  in several hundred); tests/test_run_twice.py plays it by hand.
+
+Where the chips of a showdown on one board are shared with no tie (R7 and PokerKit agree),
+PokerKit is also let to push them itself (one deal in three: it costs more than the deal),
+and its stacks must be ours. On two boards it is
+not: PokerKit first merges the layers whose hands left are the same, then halves the merged
+pot, so the odd chips of the halving may land otherwise than R66's, which halves each layer.
 
 Every difference met is counted, and each kind must be met at least once over the slow run,
 so that no allowance is dead.
@@ -46,6 +67,7 @@ so that no allowance is dead.
 
 from __future__ import annotations
 
+import copy
 import random
 import warnings
 from collections import Counter
@@ -73,9 +95,10 @@ from dealer_assist.games.registry import new_table
 STRUCTURES = {"no_limit": BettingStructure.NO_LIMIT, "pot_limit": BettingStructure.POT_LIMIT,
               "fixed_limit": BettingStructure.FIXED_LIMIT}
 # no showing or mucking: once the betting is over PokerKit's pots are read (see compare_stacks)
+# and no runout-count selection: the players' answer is given (play)
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION, Automation.CHIPS_PULLING,
+    Automation.CARD_BURNING, Automation.CHIPS_PULLING,
 )
 REOPENED_TOGETHER = "The player already acted and hence cannot raise in face of a non-full"
 SHORT_CALL = "Short all-in cannot be raised."
@@ -96,6 +119,7 @@ class RandomDeal:
     rules: dict[str, Any]
     seed: int
     variant: str = "texas_holdem"
+    bomb_pot: int = 0  # R65: start_deal's bomb pot, or 0
 
     @property
     def n(self) -> int:
@@ -119,6 +143,9 @@ class Differences:
     # setting of the state played along: a hand history replayed without it may refuse a
     # raise that R5 allows (tests/test_phh.py)
     uncounted_raises: int = 0
+    # the options played (not differences): bomb pots, runs twice, hands tabled, and the
+    # showdowns whose chips PokerKit pushed itself
+    played: Counter[str] = field(default_factory=Counter)
 
 
 def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") -> RandomDeal:
@@ -148,7 +175,8 @@ def random_deal(rng: random.Random, seed: int, variant: str = "texas_holdem") ->
                            + big_blind)
     if straddled(rules, n):  # a straddle posted short: as a short big blind
         stacks[3 % n] = max(stacks[3 % n], rules["ante"] + 2 * big_blind)
-    return RandomDeal(stacks, rules, seed, variant)
+    bomb_pot = rng.choice([1, 2, 5, 2 * big_blind]) if rng.random() < 0.2 else 0  # R65
+    return RandomDeal(stacks, rules, seed, variant, bomb_pot)
 
 
 def straddled(rules: dict[str, Any], n: int) -> bool:
@@ -162,6 +190,8 @@ def opening_bet(d: RandomDeal) -> int:
 
 
 def pokerkit_state(d: RandomDeal) -> State:
+    if d.bomb_pot:
+        return pokerkit_bomb_pot(d)
     r = d.rules
     fixed = r["betting"] == "fixed_limit"
     # streets: pre-flop (the big blind and three raises), flop (small bets), turn, river
@@ -186,6 +216,22 @@ def pokerkit_state(d: RandomDeal) -> State:
     )
 
 
+def pokerkit_bomb_pot(d: RandomDeal) -> State:
+    """R65 in PokerKit: everyone antes the bomb pot (layered as bets are, R6), no blind; the
+    first street deals the hole cards and the flop and then bets from the button's left (the
+    flop's round: small bets in fixed limit), then the turn and the river."""
+    r = d.rules
+    fixed = r["betting"] == "fixed_limit"
+    sizes = [r["small_bet"], r["big_bet"], r["big_bet"]] if fixed else [r["min_bet"]] * 3
+    cap = 4 if fixed else None
+    streets = [Street(False, (False,) * d.hole, 3, False, Opening.POSITION, sizes[0], cap)]
+    streets += [Street(False, (), 1, False, Opening.POSITION, size, cap) for size in sizes[1:]]
+    return State(
+        AUTOMATIONS, Deck.STANDARD, (d.hand,), tuple(streets), STRUCTURES[r["betting"]], True,
+        d.bomb_pot, (0, 0), 0, tuple(pokerkit_order(d, d.stacks)), d.n, mode=Mode.CASH_GAME,
+    )
+
+
 def pokerkit_preflop(d: RandomDeal, holes: list[list[str]]) -> State:
     """PokerKit's state at the first pre-flop action: blinds posted, ``holes`` (by our seat)
     dealt."""
@@ -194,6 +240,8 @@ def pokerkit_preflop(d: RandomDeal, holes: list[list[str]]) -> State:
         index = state.hole_dealee_index
         assert index is not None
         state.deal_hole(holes[seat_of(d, index)][len(state.hole_cards[index])])
+    if d.bomb_pot:  # the hole cards and the flop are one street: the flop comes at its reveal
+        return state
     # R5: pre-flop the big blind is the round's bet, so the raise that reopens the betting is
     # already the round's smallest raise (PokerKit starts every round from none)
     state.completion_betting_or_raising_amount = state.streets[0] \
@@ -285,40 +333,62 @@ def play(d: RandomDeal, differences: Differences) -> Table:
     names = [f"P{i}" for i in range(d.n)]
     t = new_table(d.variant, [{"name": n, "stack": s} for n, s in
                               zip(names, d.stacks, strict=True)], d.rules)
-    t = act(t, type="start_deal")
+    t = act(t, type="start_deal", **({"bomb_pot": d.bomb_pot} if d.bomb_pot else {}))
+    differences.played["bomb pot"] += bool(d.bomb_pot)
     holes = [[deck.pop() for _ in range(d.hole)] for _ in range(d.n)]
     state = pokerkit_preflop(d, holes)
     fixed = d.rules["betting"] == "fixed_limit"
-    board: list[str] = []
-    betting = True  # PokerKit is played along while there is betting; then only read
+    twice = False
     while not t.deal_over:
         step = t.step()
         kind = step["kind"]
-        if kind in ("reveal", "showdown") and betting:
+        if kind in ("reveal", "showdown"):
             idle_check(state, d, differences)
         if kind == "next":
             t = act(t, type="next")
         elif kind == "reveal":
+            options = step.get("options") or ()
+            # R66 at the all-in, but not a bomb pot's before its flop (see above)
+            if "run_twice" in options and (d.bomb_pot == 0 or t.deal.revealed) \
+                    and rng.random() < 0.2:  # type: ignore[union-attr]
+                t = act(t, type="run_twice")
+                twice = True
+                differences.played["run twice"] += 1
+                continue
+            if "show" in options and rng.random() < 0.3:  # R67: some hands tabled
+                shown = rng.sample(step["players"], rng.randint(1, len(step["players"])))
+                t = act(t, type="show", hands={n: holes[names.index(n)] for n in shown})
+                differences.played["hands tabled"] += 1
+                continue
             cards = [deck.pop() for _ in step["cells"]]
-            board += cards
             t = act(t, type="reveal", cards=cards)
-            # all in, PokerKit wants the hands shown before the run-out: no more betting
-            betting = betting and state.can_deal_board()
-            if betting:
+            if twice:
+                run_out(state)
+            # once all in, PokerKit is dealt the board only where it runs twice: it then ranks
+            # every hand as each card comes, which a run-out of one board does not need
+            if state.can_deal_board():
                 state.deal_board("".join(cards))
         elif kind == "showdown":
             t = act(t, type="showdown", hands={
                 name: holes[deal_seat] for deal_seat, name in enumerate(names)
                 if name in step["players"]})
         else:
-            assert betting, (d, step, "a bet where PokerKit has none")
             may_raise = compare_legal(t, state, d, differences)
             t = bet(t, state, step, rng, may_raise=may_raise, fixed=fixed,
                     differences=differences)
-    if betting:
-        idle_check(state, d, differences)
-    compare_stacks(t, state, d, board, pokerkit_order(d, holes))
+    idle_check(state, d, differences)
+    compare_stacks(t, state, d, pokerkit_order(d, holes), differences, twice=twice)
     return t
+
+
+def run_out(state: State) -> None:
+    """Once the betting is over with players all in, PokerKit asks each of them how many
+    runs they want (R66: two, where they agreed) and for their hands (every one shown),
+    before it deals the rest of the board."""
+    while state.can_select_runout_count():
+        state.select_runout_count(2)
+    while state.can_show_or_muck_hole_cards():
+        state.show_or_muck_hole_cards(True)
 
 
 def idle_check(state: State, d: RandomDeal, differences: Differences) -> None:
@@ -367,15 +437,18 @@ def bet(t: Table, state: State, step: dict[str, Any], rng: random.Random, *, may
     return act(t, type=step["options"][2], player=who, amount=amount)
 
 
-def compare_stacks(t: Table, state: State, d: RandomDeal, board: list[str],
-                   holes: list[list[str]]) -> None:
+def compare_stacks(t: Table, state: State, d: RandomDeal, holes: list[list[str]],
+                   differences: Differences, *, twice: bool = False) -> None:
     """Every stack equal chip for chip, and the chips carried.
 
     Uncontested, PokerKit pays the pot out itself. At a showdown its pots (read once the
-    betting is over, every layer with its players) are each shared among their best hands by
-    PokerKit's hand ranking, as R6 and R7 say: layer by layer, odd chips one at a time from
-    the dealer's left, or carried. (PokerKit itself would muck the losers, merge the layers
-    their winners share, and give a merged pot's odd chips all to its first winner.)"""
+    betting is over, every layer with its players) are each shared among their best hands on
+    each of its boards by PokerKit's hand ranking, as R6, R7 and R66 say: halved between the
+    boards with the odd chip to the first (PokerKit's own halving), then layer by layer, odd
+    chips one at a time from the dealer's left, or carried. (PokerKit itself would muck the
+    losers, merge the layers their winners share, and give a merged pot's odd chips all to
+    its first winner: where no pot is shared on a single board, it is let to push the chips
+    itself, and its stacks must be ours too.)"""
     deal = t.deal
     assert deal is not None
     if sum(state.statuses) == 1:
@@ -384,32 +457,82 @@ def compare_stacks(t: Table, state: State, d: RandomDeal, board: list[str],
         assert not state.status, d
         theirs, carried = list(state.stacks), 0
     else:
-        theirs, carried = shared_as_r7(state, holes, board, d.rules["odd_chip"], d.hand)
+        boards = our_boards(t)
+        dealt = [[repr(c) for c in state.get_board_cards(j)] for j in state.board_indices]
+        if twice:  # PokerKit dealt both runs: its boards are ours
+            assert dealt == boards, (d, dealt)
+        theirs, carried, shared = shared_as_r7(state, holes, boards, d.rules["odd_chip"],
+                                               d.hand)
+        # a showdown after the river's betting, one deal in three (PokerKit ranks every hand
+        # again to settle it itself, which costs more than the whole deal)
+        if not shared and dealt == boards[:1] and d.seed % 3 == 0:
+            assert pushed_by_pokerkit(state) == theirs, d
+            differences.played["pushed by PokerKit"] += 1
     assert sum(theirs) + carried == sum(d.stacks), d
     ours = pokerkit_order(d, [p.stack for p in deal.players])
     assert ours == theirs, (d, ours, theirs)
     assert deal.carry == carried, d
 
 
-def shared_as_r7(state: State, holes: list[list[str]], board: list[str], odd_chip: str,
+def our_boards(t: Table) -> list[list[str]]:
+    """Our board, or our two runs' boards (R66), as the dealer entered them."""
+    deal = t.deal
+    assert deal is not None
+    cells = ["b1", "b2", "b3", "b4", "b5"]
+    boards = [[deal.grid[c] or "" for c in cells]]
+    if deal.second_run:
+        boards.append([deal.grid[c + ".2" if c in deal.second_run else c] or "" for c in cells])
+    return boards
+
+
+def pushed_by_pokerkit(state: State) -> list[int]:
+    """The stacks PokerKit gives once it settles the hand itself (on a copy)."""
+    state = copy.deepcopy(state)
+    while state.status:
+        if state.can_select_runout_count():
+            state.select_runout_count()
+        elif state.can_show_or_muck_hole_cards():
+            state.show_or_muck_hole_cards(True)
+        elif state.can_kill_hand():
+            state.kill_hand()
+        elif state.can_push_chips():
+            state.push_chips()
+        elif state.can_pull_chips():
+            state.pull_chips()
+        else:
+            break
+    return list(state.stacks)
+
+
+def shared_as_r7(state: State, holes: list[list[str]], boards: list[list[str]], odd_chip: str,
                  hand: type[StandardHighHand] | type[OmahaHoldemHand] = StandardHighHand
-                 ) -> tuple[list[int], int]:
-    """PokerKit's stacks with its pots (read once the betting is over) shared as R6 and R7
-    say: each pot among its best hands by PokerKit's ``hand`` ranking, odd chips one at a
-    time from the dealer's left or carried; and the chips carried."""
+                 ) -> tuple[list[int], int, bool]:
+    """PokerKit's stacks with its pots (read once the betting is over) shared as R6, R7 and
+    R66 say: each pot halved between the ``boards`` as PokerKit halves it (its odd chip to
+    the first), each part among its best hands on its board by PokerKit's ``hand`` ranking,
+    odd chips one at a time from the dealer's left or carried; the chips carried; and whether
+    any part was shared by several winners."""
     theirs = list(state.stacks)
     carried = 0
-    hands = {i: hand.from_game("".join(holes[i]), "".join(board))
-             for i in state.player_indices if state.statuses[i]}
-    for pot in state.pots:
-        best = max(hands[i] for i in pot.player_indices)
-        winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
-        share, odd = divmod(pot.amount, len(winners))
-        for position, i in enumerate(winners):
-            extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
-            theirs[i] += share + extra
-        carried += odd if odd_chip == "carry" else 0
-    return theirs, carried
+    shared = False
+    pots = list(state.pots)
+    players = {i for pot in pots for i in pot.player_indices}
+    ranked = [{i: hand.from_game("".join(holes[i]), "".join(board)) for i in players}
+              for board in boards]
+    for pot in pots:
+        part, first = divmod(pot.amount, len(boards))
+        for j in range(len(boards)):
+            amount = part + (first if j == 0 else 0)
+            hands = {i: ranked[j][i] for i in pot.player_indices}
+            best = max(hands.values())
+            winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
+            shared = shared or (len(winners) > 1 and amount > 0)
+            share, odd = divmod(amount, len(winners))
+            for position, i in enumerate(winners):
+                extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
+                theirs[i] += share + extra
+            carried += odd if odd_chip == "carry" else 0
+    return theirs, carried, shared
 
 
 def run(count: int, seed: int, variant: str = "texas_holdem") -> Differences:
@@ -440,25 +563,34 @@ def test_r5_a_big_blind_posted_short_is_called_in_full_where_pokerkit_calls_what
     assert state.checking_or_calling_amount == 1
 
 
-def test_r60_r61_holdem_matches_pokerkit_action_for_action() -> None:
-    run(150, seed=1)
+OPTIONS = {"bomb pot", "run twice", "hands tabled", "pushed by PokerKit"}
+
+
+def test_r60_r61_r63_to_r67_holdem_matches_pokerkit_action_for_action() -> None:
+    differences = run(150, seed=1)
+    assert set(differences.played) == OPTIONS, differences.played
 
 
 @pytest.mark.slow
-def test_r60_r61_thousands_of_holdem_deals_match_pokerkit() -> None:
+def test_r60_r61_r63_to_r67_thousands_of_holdem_deals_match_pokerkit() -> None:
     differences = run(3000, seed=2)
     assert set(differences.seen) == {"several short all-ins reopen",
                                      "a seat yet to act may raise",
                                      "no betting with one seat able to bet"}, differences.seen
+    assert set(differences.played) == OPTIONS, differences.played
+    assert differences.played["run twice"] > 100, differences.played
 
 
-def test_r62_omaha_matches_pokerkit_action_for_action() -> None:
+def test_r62_r65_r66_omaha_matches_pokerkit_action_for_action() -> None:
     """R62: four hole cards, exactly two of them with exactly three of the board (PokerKit's
-    OmahaHoldemHand), in every betting structure (pot limit is Omaha's default)."""
-    run(100, seed=3, variant="omaha")
+    OmahaHoldemHand), in every betting structure (pot limit is Omaha's default); bomb pots
+    and boards run twice."""
+    differences = run(100, seed=3, variant="omaha")
+    assert {"bomb pot", "run twice"} <= set(differences.played), differences.played
 
 
 @pytest.mark.slow
-def test_r62_thousands_of_omaha_deals_match_pokerkit() -> None:
+def test_r62_r65_r66_thousands_of_omaha_deals_match_pokerkit() -> None:
     differences = run(2000, seed=4, variant="omaha")
     assert "no betting with one seat able to bet" in differences.seen, differences.seen
+    assert set(differences.played) == OPTIONS, differences.played

@@ -13,15 +13,11 @@ DOC = (ROOT / "docs" / "rules.md").read_text()
 SOURCE = next((p for p in (ROOT.parent / "shared" / "RULES.md",
                            ROOT.parent.parent / "shared" / "RULES.md") if p.exists()),
               ROOT.parent / "shared" / "RULES.md")
-NUMBERS = {*range(1, 12), *range(20, 30), 30, 31, 32, 40, 41, 42, *range(50, 57), 60, 61, 62,
-           63, 64, *range(70, 79)}
+NUMBERS = {*range(1, 12), *range(20, 30), 30, 31, 32, 40, 41, 42, *range(50, 57),
+           *range(60, 68), *range(70, 79)}
 # Rules the shared text numbers whose feature is still an open issue: not in docs/rules.md yet.
 # Checked both ways (a rule written into the doc must leave this list), so it only shrinks.
-NOT_YET_WRITTEN: dict[int, str] = {
-    65: "issue 23: the bomb pot",
-    66: "issue 23: run it twice",
-    67: "issue 23: cards tabled at an all-in, with equity",
-}
+NOT_YET_WRITTEN: dict[int, str] = {}
 
 
 def _words(text: str) -> list[str]:

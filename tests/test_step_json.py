@@ -6,7 +6,10 @@ game and betting structure, the ``step`` JSON of every state text for text (key 
 The test plays the same deals and compares each state's ``step`` byte for byte. It was written
 again once, when the pay step gained ``fold_label`` and ``pay_label`` (issue 21: the pages stop
 reading the instruction's English), just before the core stopped importing the games, which it
-guards.
+guards; and again when a reveal at an all-in gained ``options``, ``players`` and
+``hole_cards`` (R66, R67) and the random play took bomb pots, runs twice and tabled hands
+(issue 23): played with the random play of before, every trail was then the written one but
+for those three keys of those reveals.
 """
 
 from __future__ import annotations

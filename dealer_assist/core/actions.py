@@ -40,6 +40,8 @@ class ActionType(StrEnum):
     PAY = "pay"
     SHOWDOWN = "showdown"
     DRAW = "draw"
+    RUN_TWICE = "run_twice"
+    SHOW = "show"
     UNDO = "undo"
     REBUY = "rebuy"
     ADJUST = "adjust"
@@ -64,7 +66,7 @@ MAX_TEXT = 64  # a card or a player's name never needs more
 # read into ``cells`` when it names cells. Types not listed here (none yet) are not checked.
 FIELDS_OF: dict[ActionType, frozenset[str]] = {
     ActionType(kind): frozenset(fields) for kind, fields in {
-        "start_deal": ("variant", "straddle"),
+        "start_deal": ("variant", "straddle", "bomb_pot"),
         "buy": ("player", "count"),
         "deal_cards": ("player", "cards"),
         "next": (),
@@ -78,6 +80,9 @@ FIELDS_OF: dict[ActionType, frozenset[str]] = {
         "pay": ("player",),
         "showdown": ("cells", "hands", "board"),  # and the game's places (``place_fields``)
         "draw": ("player", "card"),
+        "run_twice": (),
+        # the hands tabled, and the board cards turned whose faces were not entered yet
+        "show": ("hands", "cells"),
         "undo": (),
         "rebuy": ("player", "amount"),
         "adjust": ("player", "to", "amount", "note"),
@@ -113,6 +118,7 @@ class Action:
     note: str | None = None  # adjust: why, in the host's words
     variant: str | None = None  # start_deal: the game of this deal (dealer's choice, R71)
     straddle: bool | None = None  # start_deal: this deal straddled, or not, whatever the rule
+    bomb_pot: int | None = None  # start_deal: a bomb pot, everyone dealt in antes this (R65)
     stack: int | None = None  # seat: the new player's chips
     after: str | None = None  # seat: the player the new one sits after, clockwise (R70)
 
@@ -130,7 +136,7 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type)}
         for key in ("player", "count", "amount", "card", "to", "note", "variant", "straddle",
-                    "stack", "after"):
+                    "bomb_pot", "stack", "after"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -141,7 +147,8 @@ class Action:
         for key, cards in self.places or ():
             out[key] = list(cards)
         if self.cells is not None:
-            # API.md: a reveal carries its cards by cell as "cards", a showdown as "cells"
+            # API.md: a reveal carries its cards by cell as "cards", a showdown (and a show) as
+            # "cells"
             out["cards" if self.type == "reveal" else "cells"] = dict(self.cells)
         if self.hands is not None:
             out["hands"] = {name: list(cards) for name, cards in self.hands}
@@ -192,13 +199,14 @@ class Action:
             note=_note(body.get("note")),
             variant=_text(body, "variant"),
             straddle=_flag(body, "straddle"),
+            bomb_pot=_chips(body, "bomb_pot"),
             stack=_chips(body, "stack"),
             after=_text(body, "after"),
         )
 
 
 _FIELDS = {"player", "count", "amount", "card", "cards", "cells", "hands", "board", "to",
-           "note", "variant", "straddle", "stack", "after"}
+           "note", "variant", "straddle", "bomb_pot", "stack", "after"}
 MAX_NOTE = 200
 
 

@@ -41,7 +41,10 @@ def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
     kind = step.kind
     who = step.player
     if kind is StepKind.START_DEAL:
-        return [{"type": "start_deal"}]
+        starts: list[dict[str, Any]] = [{"type": "start_deal"}]
+        if "bomb_pot" in table.game.deal_options:  # R65
+            starts.append({"type": "start_deal", "bomb_pot": rng.choice((1, 2, 5))})
+        return starts
     if kind is StepKind.GAME_OVER:
         return []
     if kind is StepKind.BUY:
@@ -57,7 +60,17 @@ def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
         rng.shuffle(deck)
         entered = {cell: deck[i] for i, cell in enumerate(step.cells or ())
                    if rng.random() < 0.6}
-        return [{"type": "reveal"}, {"type": "reveal", "cards": entered}]
+        reveals: list[dict[str, Any]] = [{"type": "reveal"}, {"type": "reveal", "cards": entered}]
+        options = step.options or ()
+        if "run_twice" in options:  # R66
+            reveals.append({"type": "run_twice"})
+        if "show" in options:  # R67: some of the hands still to table
+            names = list(step.players or ())
+            shown = rng.sample(names, rng.randint(1, len(names)))
+            deck = deck[len(step.cells or ()):]
+            reveals.append({"type": "show", "hands": {
+                name: [deck.pop() for _ in range(step.hole_cards or 0)] for name in shown}})
+        return reveals
     if kind is StepKind.NEXT:
         actions: list[dict[str, Any]] = [{"type": "next"}]
         if "raise" in (step.options or ()):

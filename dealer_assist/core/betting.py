@@ -244,6 +244,9 @@ class BettingPhase(Phase):
 
     # ------------------------------------------------------------------ set-up
     def enter(self, deal: Deal) -> None:
+        if self.preflop and deal.bomb_pot:
+            self.close(deal)  # R65: a bomb pot has no pre-flop betting; the flop comes first
+            return
         rules = deal.rules
         bet_size = rules.small_bet if self.early else rules.big_bet
         opener = deal.game.opener(deal, self)

@@ -1,7 +1,7 @@
 """What is posted before the cards, as parts a game is made with (not a game to inherit):
 :class:`Antes` (R40: every player dealt in antes, R30's optional ante) and :class:`Blinds`
 (R30, R60: a small and a big blind, heads up the dealer posting the small one, and pre-flop
-betting from the big blind's left).
+betting from the big blind's left; a bomb pot, R65, in their place for one deal).
 
 >>> from dealer_assist.games.registry import all_games, new_table
 >>> game = next(g for g in all_games() if isinstance(g.forced_bets, Blinds))
@@ -36,6 +36,16 @@ class Antes:
         return (totals.button + 1) % n
 
     def post(self, deal: Deal) -> None:
+        self.seat(deal)
+        ante = deal.rules.ante
+        if ante:
+            self.ante(deal, ante, "ante")
+            deal.log.append(f"Everyone antes {ante}.")
+        deal.dealt = True
+
+    @staticmethod
+    def seat(deal: Deal) -> None:
+        """One betting seat for each player with chips; a player without is out of the deal."""
         playing = [p for p in deal.players if p.stack > 0]
         if len(playing) < 2:
             raise IllegalActionError("Cannot start a deal: fewer than two players have chips.")
@@ -45,18 +55,20 @@ class Antes:
                 continue
             p.stakes.append(len(deal.stakes))
             deal.stakes.append(Stake(owner=p.seat))
-        ante = deal.rules.ante
-        if ante:
-            for p in deal.seats_from(deal.left_of_dealer):
-                if p.status == PlayerStatus.OUT:
-                    continue
-                paid = min(ante, p.stack)
-                p.stack -= paid
-                deal.stakes[p.stakes[0]].contributed += paid
-                if p.stack == 0:
-                    p.status = PlayerStatus.ALL_IN
-            deal.log.append(f"Everyone antes {ante}.")
-        deal.dealt = True
+
+    @staticmethod
+    def ante(deal: Deal, ante: int, kind: str) -> None:
+        """An ante of ``ante`` from each player dealt in, from the dealer's left, all in for
+        less: in the pot like any chip bet, layered by what each put in (R6)."""
+        for p in deal.seats_from(deal.left_of_dealer):
+            if p.status == PlayerStatus.OUT:
+                continue
+            paid = min(ante, p.stack)
+            p.stack -= paid
+            deal.stakes[p.stakes[0]].contributed += paid
+            deal.posted += ((p.seat, kind, paid),)
+            if p.stack == 0:
+                p.status = PlayerStatus.ALL_IN
 
     def opener(self, deal: Deal, phase: BettingPhase) -> int:
         """Where a betting round starts: left of the dealer (R41)."""
@@ -78,6 +90,9 @@ class Blinds(Antes):
         return playing[1], playing[2]
 
     def post(self, deal: Deal) -> None:
+        if deal.bomb_pot:
+            self.post_bomb_pot(deal)
+            return
         super().post(deal)
         small, big = self.blind_seats(deal)
         self.post_big_blind_ante(deal, deal.players[big])
@@ -90,6 +105,7 @@ class Blinds(Antes):
             deal.put(p, paid)
             if p.stack == 0:
                 p.status = PlayerStatus.ALL_IN
+            deal.posted += ((p.seat, name, paid),)
             deal.log.append(f"{p.name} posts the {name} blind of {paid}.")
         deal.blinds = (small, big)
         self.post_straddle(deal, big)
@@ -110,6 +126,7 @@ class Blinds(Antes):
         deal.put(p, paid)
         if p.stack == 0:
             p.status = PlayerStatus.ALL_IN
+        deal.posted += ((p.seat, "straddle", paid),)
         deal.log.append(f"{p.name} straddles for {paid}.")
         deal.blinds = (*deal.blinds, p.seat)
 
@@ -124,9 +141,19 @@ class Blinds(Antes):
         paid = min(ante, p.stack)
         p.stack -= paid
         deal.carry += paid  # dead chips in the main pot
+        deal.posted += ((p.seat, "big_blind_ante", paid),)
         if p.stack == 0:
             p.status = PlayerStatus.ALL_IN
         deal.log.append(f"{p.name} posts the big-blind ante of {paid}.")
+
+    def post_bomb_pot(self, deal: Deal) -> None:
+        """R65: every player dealt in antes the bomb pot's amount (all in for less), in place
+        of the table's ante and big-blind ante; no blind, no straddle. There is no pre-flop
+        betting (``BettingPhase``), so the flop's round is the first, from the dealer's left."""
+        self.seat(deal)
+        self.ante(deal, deal.bomb_pot, "bomb_pot")
+        deal.log.append(f"Bomb pot: everyone antes {deal.bomb_pot}.")
+        deal.dealt = True
 
     def opener(self, deal: Deal, phase: BettingPhase) -> int:
         if phase.preflop:

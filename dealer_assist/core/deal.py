@@ -87,6 +87,7 @@ class Totals:
     sitting_out: tuple[str, ...] = ()  # seated, but dealt out until they sit in (R70)
     departed: tuple[Departure, ...] = ()  # everyone who left, in the order they left
     variant: str = ""  # the game of the last deal: the next one's unless named (R71)
+    bomb_pot: int = 0  # the ante of the last bomb pot dealt here (R65): offered again
 
     def chips(self) -> int:
         """Every chip the table holds: conserved by every deal (R3)."""
@@ -99,6 +100,7 @@ class Totals:
             "game_over": self.game_over, "buy_ins": list(self.buy_ins),
             "names": list(self.names), "sitting_out": list(self.sitting_out),
             "departed": [d.to_json() for d in self.departed], "variant": self.variant,
+            **({"bomb_pot": self.bomb_pot} if self.bomb_pot else {}),
         }
 
     @classmethod
@@ -119,7 +121,7 @@ class Totals:
             buy_ins=tuple(data.get("buy_ins", ())), names=tuple(data.get("names", ())),
             sitting_out=tuple(data.get("sitting_out", ())),
             departed=tuple(Departure(**d) for d in data.get("departed", ())),
-            variant=data.get("variant", ""))
+            variant=data.get("variant", ""), bomb_pot=data.get("bomb_pot", 0))
 
 
 @dataclass
@@ -214,6 +216,17 @@ class Deal:
     dealt: bool = False  # the cards are out: from now one player left ends the deal
     blinds: tuple[int, ...] = ()  # the seats that posted blinds, the big (or only) one last
     button: int | None = None  # where the game put the button, if not on the dealer (R51)
+    # what each seat posted before the cards, in order: (seat, kind, chips), the kind "ante",
+    # "big_blind_ante", "small", "big", "straddle" or "bomb_pot" (core/blinds.py): the pages'
+    # "who posts what"
+    posted: tuple[tuple[int, str, int], ...] = ()
+    bomb_pot: int = 0  # R65: the ante every player dealt in put in, no blinds, no pre-flop bet
+    # R66: the board's cells that are turned twice, each again as "<cell>.2" (after the flop
+    # ("b4", "b5")); empty while the board runs once
+    second_run: tuple[str, ...] = ()
+    # a board card was turned when no more betting was possible: too late to run it twice
+    run_out: bool = False
+    tabled: tuple[int, ...] = ()  # R67: the seats whose cards are tabled, in the order shown
 
     # ----------------------------------------------------------------- names and seats
     def player(self, name: str | None) -> Player:
@@ -281,19 +294,20 @@ class Deal:
 
     def share_out(
         self, amount: int, winners: Sequence[int], *, odd_chip: OddChip | None = None,
-        kind: str = BET_POT,
+        kind: str = BET_POT, run: int | None = None, layer: int | None = None,
     ) -> int:
         """Pay ``amount`` to ``winners`` (seats, one entry a share); returns the odd chips
         left over under ``carry`` (R7). Each share-out is kept in the result's ``pots``
         (``kind``: a pot of the bets, or the key of a carried pot shared out), so that its
-        words can say who took which pot and who got an odd chip."""
+        words can say who took which pot and who got an odd chip; a half of a pot run twice
+        says its ``run`` and ``layer`` (R66)."""
         won, left = split(
             amount, winners, seats=len(self.players), first_seat=self.left_of_dealer,
             odd_chip=odd_chip or self.rules.odd_chip,
         )
         payouts = self.result_payouts()
         share = amount // len(winners) if winners else 0
-        record = PotShare(kind=kind, amount=amount, carried=left)
+        record = PotShare(kind=kind, amount=amount, carried=left, run=run, layer=layer)
         for seat, chips in won.items():
             self.players[seat].stack += chips
             name = self.players[seat].name

@@ -17,10 +17,11 @@ from dealer_assist.core.betting import BettingPhase, return_uncalled
 from dealer_assist.core.blinds import Antes
 from dealer_assist.core.cards import JOKERS
 from dealer_assist.core.deal import CarriedPot, Deal, Player, Totals
+from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.layouts import Layout, Place
 from dealer_assist.core.phases import Phase
-from dealer_assist.core.result import PotShare, Result
+from dealer_assist.core.result import BET_POT, PotShare, Result
 from dealer_assist.core.rules import GameRules, HouseRules
 from dealer_assist.core.words import and_words, hand_words, pot_label, winners_words
 
@@ -32,7 +33,7 @@ BETTING_RULES: tuple[str, ...] = ("ante", "betting", "min_bet", "small_bet", "bi
                                   "odd_chip", "buy_in")
 # ... and those a game played with blinds adds before them (R30, R60, R63, R64)
 BLIND_RULES: tuple[str, ...] = ("small_blind", "big_blind", "big_blind_ante", "straddle",
-                                *BETTING_RULES)
+                                "bomb_pot_ante", *BETTING_RULES)
 
 
 class Game(GameRules):
@@ -50,6 +51,11 @@ class Game(GameRules):
     carried_pots: ClassVar[tuple[CarriedPot, ...]] = ()  # chips kept between deals (R28, R50)
     # what is posted before the cards (core/blinds.py), where the game posts anything
     forced_bets: ClassVar[Antes | None] = None
+    # what ``start_deal`` may ask of one deal: "straddle" (R63), "bomb_pot" (R65)
+    deal_options: ClassVar[tuple[str, ...]] = ()
+    # a community board that may be run twice at an all-in (R66), and the hand rule that
+    # counts the chances of the hands tabled there (R67); None where the game has neither
+    board_equity: ClassVar[EquityRule | None] = None
     # a deal won because everyone else folded still names its winning lines (none): the
     # result of a game played on lines always says which lines won
     uncontested_lines: ClassVar[bool] = False
@@ -86,6 +92,9 @@ class Game(GameRules):
             "layout": cls.layout.to_json(),
             "places": [place.to_json() for place in cls.places],
             "carried": [pot.to_json() for pot in cls.carried_pots],
+            "deal_options": list(cls.deal_options),
+            # what the dealer may record at an all-in besides the reveal (R66, R67)
+            "all_in_options": ["run_twice", "show"] if cls.board_equity else [],
             "stake_word": "card" if cls.stakes_per_card else None,
             "stakes_per_card": cls.stakes_per_card,
             "one_pot": cls.one_pot,
@@ -135,7 +144,9 @@ class Game(GameRules):
         """Every full card the dealer entered that is still face down at the table."""
         hidden: set[str] = set()
         for p in deal.players:
-            up = self.shown_cards(deal, p) if shown and p.live else set()
+            # a hand tabled at an all-in (R67) is face up from then on
+            up = (self.shown_cards(deal, p) if (shown or p.seat in deal.tabled) and p.live
+                  else set())
             hidden.update(c for c in p.cards if len(c) == 2 and c not in JOKERS and c not in up)
         return hidden
 
@@ -172,12 +183,33 @@ class Game(GameRules):
                                  f"{cls.deal_word.lower()}.")
         elif not pots and result.winning_lines:
             sentences.append(cls.unbet_words(result))
+        elif any(pot.run for pot in pots):
+            sentences += cls.run_twice_sentences(result, pots)
         else:
             for index, pot in enumerate(pots):
                 label = pot_label(index, len(pots))
                 sentences.append(f"{label} {pot.amount}: {cls.pot_words(pot, result)}.")
                 sentences += cls.odd_chip_sentences(pot, label)
         return sentences + cls.result_extra_sentences(result)
+
+    @classmethod
+    def run_twice_sentences(cls, result: Result, pots: list[PotShare]) -> list[str]:
+        """R66: each half of each pot, on its run, and who took it with what: "Main pot 41,
+        first run's half 21: Ann, an ace-high flush."; then its odd chips (R7)."""
+        layers = [p for p in result.pots or () if p.kind == BET_POT]
+        count = 1 + max((p.layer or 0) for p in layers)
+        totals: dict[int, int] = {}
+        for p in layers:
+            totals[p.layer or 0] = totals.get(p.layer or 0, 0) + p.amount
+        sentences: list[str] = []
+        for pot in pots:
+            layer = pot.layer or 0
+            label = pot_label(layer, count)
+            run = ("first", "second")[(pot.run or 1) - 1]
+            sentences.append(f"{label} {totals[layer]}, {run} run's half {pot.amount}: "
+                             f"{cls.pot_words(pot, result)}.")
+            sentences += cls.odd_chip_sentences(pot, f"{label}'s {run}-run half")
+        return sentences
 
     # where odd chips wait under the house rule ``odd_chip: carry`` (R7)
     carry_place: ClassVar[str] = "in the pot for the next deal"
@@ -301,9 +333,10 @@ class Game(GameRules):
         return (totals.button + 1) % len(totals.stacks)
 
     def start(self, setup: TableSetup, totals: Totals,
-              overrides: Mapping[str, Any] | None = None) -> Deal:
+              overrides: Mapping[str, Any] | None = None, *, bomb_pot: int = 0) -> Deal:
         """A new deal; ``overrides``: house rules laid over the table's for this deal alone
-        (``start_deal``'s ``straddle``, R63)."""
+        (``start_deal``'s ``straddle``, R63); ``bomb_pot``: everyone's ante of a bomb pot
+        (R65), or 0."""
         if totals.game_over:
             raise IllegalActionError("The game is over: no more deals at this table.")
         dealer = self.next_dealer(totals)
@@ -316,7 +349,7 @@ class Game(GameRules):
             game=self, rules=replace(self.rules, **overrides) if overrides else self.rules,
             players=players, dealer=dealer,
             totals=replace(totals, deal_number=totals.deal_number + 1),
-            carried=dict(totals.carried), carry=totals.carry,
+            carried=dict(totals.carried), carry=totals.carry, bomb_pot=bomb_pot,
         )
         self.set_up(deal)
         self.phases[0].enter(deal)

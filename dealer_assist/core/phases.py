@@ -9,6 +9,18 @@ from dealer_assist.core.deal import Deal, Player
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.step import Step, StepKind
 
+# R66, R67: the records a community board takes at an all-in, refused where they are not now
+ALL_IN_REFUSALS = {
+    "run_twice": "Run it twice only when no more betting is possible and board cards are still "
+                 "to come (R66).",
+    "show": "The hands are tabled only when no more betting is possible and board cards are "
+            "still to come (R67); at the showdown, enter them there.",
+}
+ALL_IN_ELSEWHERE = {
+    "run_twice": "{game} is not run twice: only a community board is (R66).",
+    "show": "{game} has no hands tabled at an all-in (R67): they are shown at the showdown.",
+}
+
 
 class Phase:
     """One part of a deal. Subclasses say which actions they take and what comes next."""
@@ -25,6 +37,10 @@ class Phase:
         return ()
 
     def refusal(self, deal: Deal, action: Action) -> str:
+        if action.type in ALL_IN_REFUSALS:
+            if deal.game.board_equity is None:
+                return ALL_IN_ELSEWHERE[action.type].format(game=deal.game.name)
+            return ALL_IN_REFUSALS[action.type]
         return f"Cannot {action.type.replace('_', ' ')} now: {self.step(deal).instruction}"
 
     def handle(self, deal: Deal, action: Action) -> None:

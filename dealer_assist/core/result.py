@@ -73,6 +73,10 @@ class PotShare:
     carried: int = 0  # odd chips left under ``odd_chip: carry``
     hand: str | None = None  # the winning hand, for the pot's sentence
     lines: list[str] | None = None  # the winning lines, where the line is the bet (R26)
+    # R66, a board run twice: the run (1 or 2) this half of a pot was settled on, and which
+    # layer of the bets it is half of (0: the main pot)
+    run: int | None = None
+    layer: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "amount": self.amount,
@@ -82,6 +86,9 @@ class PotShare:
             out["hand"] = self.hand
         if self.lines is not None:
             out["lines"] = self.lines
+        if self.run is not None:
+            out["run"] = self.run
+            out["layer"] = self.layer
         return out
 
     @classmethod
@@ -89,27 +96,34 @@ class PotShare:
         return cls(kind=str(data["kind"]), amount=data["amount"],
                    winners=list(data.get("winners", [])), shares=dict(data.get("shares", {})),
                    odd=dict(data.get("odd", {})), carried=data.get("carried", 0),
-                   hand=data.get("hand"), lines=data.get("lines"))
+                   hand=data.get("hand"), lines=data.get("lines"), run=data.get("run"),
+                   layer=data.get("layer"))
 
 
 @dataclass
 class ShownHand:
-    """A hand shown at a showdown: its five cards, its name, and the lines it was made on."""
+    """A hand shown at a showdown: its five cards, its name, and the lines it was made on;
+    with a board run twice (R66), the same hole cards' hand on the second run."""
 
     cards: list[str]
     hand: str
     lines: list[str] | None = None
+    second_run: ShownHand | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"cards": self.cards, "hand": self.hand}
         if self.lines is not None:
             out["lines"] = self.lines
+        if self.second_run is not None:
+            out["second_run"] = self.second_run.to_json()
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShownHand:
+        second = data.get("second_run")
         return cls(cards=list(data.get("cards", [])), hand=data["hand"],
-                   lines=data.get("lines"))
+                   lines=data.get("lines"),
+                   second_run=cls.from_json(second) if isinstance(second, dict) else None)
 
 
 @dataclass

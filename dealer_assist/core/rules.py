@@ -83,6 +83,9 @@ class HouseRules:
     big_blind: int = 2
     big_blind_ante: int = 0  # R64: one ante for the table, posted by the big blind
     straddle: bool = False  # R63: left of the big blind posts twice it, a live blind
+    # R65: what each player antes in a bomb pot the dealer calls (0: twice the big blind); the
+    # between-deals screen offers it, or the last bomb pot's
+    bomb_pot_ante: int = 0
     odd_chip: OddChip = OddChip.LEFT_OF_DEALER
     river_raise: bool = False
     wilds: Wilds = Wilds.NONE
@@ -108,9 +111,10 @@ class HouseRules:
         if "big_bet" not in given and "small_bet" in given:
             values["big_bet"] = 2 * _whole(given["small_bet"], "small_bet", 1)
         for name in ("ante", "min_bet", "small_bet", "big_bet", "small_blind", "big_blind",
-                     "big_blind_ante", "buy_in"):
+                     "big_blind_ante", "bomb_pot_ante", "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
-                                   0 if name in ("ante", "small_blind", "big_blind_ante") else 1)
+                                   0 if name in ("ante", "small_blind", "big_blind_ante",
+                                                 "bomb_pot_ante") else 1)
         banker = values.get("banker")
         if banker is not None and (not isinstance(banker, str) or not banker.strip()
                                    or len(banker) > 80):
@@ -226,6 +230,9 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
              help="left of the big blind posts twice it, and acts last pre-flop"),
     RuleSpec("big_blind_ante", "Big-blind ante", RuleKind.CHIPS, short="big-blind ante",
              help="one ante for the whole table, posted by the big blind (0 = none)"),
+    RuleSpec("bomb_pot_ante", "Bomb pot", RuleKind.CHIPS, short="bomb pots of",
+             help="each player's ante when the dealer calls a bomb pot (0 = twice the big "
+                  "blind)"),
     RuleSpec("odd_chip", "Odd chip of a split pot", RuleKind.CHOICE, choices=(
         (OddChip.LEFT_OF_DEALER.value, "Left of the dealer", ""),
         (OddChip.CARRY.value, "Carries to the next deal", "odd chips carry"))),

@@ -16,9 +16,16 @@ from dealer_assist.core.deal import Deal, hand_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five, best_two_plus_three
 from dealer_assist.core.phases import Phase
+from dealer_assist.core.pots import Pot
 from dealer_assist.core.result import ShownHand
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase, number_word
+
+SECOND_RUN = ".2"  # R66: a cell of the second run is its first run's cell and this: "b4.2"
+
+
+def second_cell(cell: str) -> str:
+    return cell + SECOND_RUN
 
 
 class ShowdownPhase(Phase):
@@ -27,18 +34,24 @@ class ShowdownPhase(Phase):
     cells: tuple[str, ...] = ()
     cells_name = "grid card"
 
+    def all_cells(self, deal: Deal) -> tuple[str, ...]:
+        """Every cell to enter: the layout's, and the second run's where the board is run
+        twice (R66: ``b4.2``...)."""
+        return self.cells + tuple(second_cell(c) for c in deal.second_run)
+
     def missing(self, deal: Deal) -> list[str]:
-        return [c for c in self.cells if not deal.grid.get(c)]
+        return [c for c in self.all_cells(deal) if not deal.grid.get(c)]
 
     def accepts(self, deal: Deal) -> tuple[str, ...]:
         return ("showdown",)
 
     def given_cells(self, deal: Deal, given: dict[str, str]) -> dict[str, str]:
         """The cards given for cells not entered yet; every cell must then have its card."""
+        cells = self.all_cells(deal)
         for cell_name, card in given.items():
-            if cell_name not in self.cells:
+            if cell_name not in cells:
                 raise IllegalActionError(
-                    f"{cell_name} is not a cell here: they are {self.cells[0]} to {self.cells[-1]}."
+                    f"{cell_name} is not a cell here: they are {cells[0]} to {cells[-1]}."
                 )
             if deal.grid.get(cell_name) and deal.grid[cell_name] != card:
                 raise IllegalActionError(
@@ -59,22 +72,31 @@ class ShowdownPhase(Phase):
         if action.board is not None:
             cards = [deal.parse(t) for t in action.board]
             missing = self.missing(deal)
-            if len(cards) == len(self.cells):
-                given.update(zip(self.cells, cards, strict=True))
+            cells = self.all_cells(deal)
+            if len(cards) == len(cells):
+                given.update(zip(cells, cards, strict=True))
             elif len(cards) == len(missing):
                 given.update(zip(missing, cards, strict=True))
             else:
+                runs = " (run twice)" if deal.second_run else ""
                 raise IllegalActionError(
-                    f"The board is {len(self.cells)} cards; {len(missing)} of them are not "
+                    f"The board is {len(cells)} cards{runs}; {len(missing)} of them are not "
                     f"entered yet, and {len(cards)} were given."
                 )
         return given
 
     def hole_cards(self, deal: Deal, action: Action, count: int) -> dict[int, list[str]]:
-        """Every player still in shows ``count`` cards."""
+        """Every player still in shows ``count`` cards, but those whose cards are tabled
+        already (R67: not asked again; given again, the same cards)."""
         hands = {deal.player(name).seat: cards for name, cards in action.hands or ()}
         holes: dict[int, list[str]] = {}
         for p in deal.still_in():
+            if p.seat in deal.tabled:
+                if p.seat in hands and [deal.parse(t) for t in hands[p.seat]] != p.cards:
+                    raise IllegalActionError(
+                        f"{p.name}'s cards are tabled already as {' '.join(p.cards)}; undo "
+                        "the show to change them.")
+                continue
             if p.seat not in hands:
                 raise IllegalActionError(f"Enter {p.name}'s {count} hole cards.")
             cards = [deal.parse(t) for t in hands[p.seat]]
@@ -135,12 +157,40 @@ def settle_pots(deal: Deal, scores: Mapping[int, int]) -> tuple[list[list[int]],
     won: list[list[int]] = []
     left = 0
     for pot in deal.pots():
-        eligible = [i for i in pot.eligible if i in scores]
-        top = max((scores[i] for i in eligible), default=None)
-        stakes = [i for i in eligible if scores[i] == top]
-        seats = sorted(deal.stakes[i].owner for i in stakes)  # an entry a share, by seat
-        left += deal.share_out(pot.amount, seats)
+        stakes = best_stakes(pot, scores)
+        left += deal.share_out(pot.amount, share_seats(deal, stakes))
         won.append(stakes)
+    deal.clear_pots()
+    return won, left
+
+
+def best_stakes(pot: Pot, scores: Mapping[int, int]) -> list[int]:
+    """The stakes eligible for ``pot`` with the best score (ties all of them)."""
+    eligible = [i for i in pot.eligible if i in scores]
+    top = max((scores[i] for i in eligible), default=None)
+    return [i for i in eligible if scores[i] == top]
+
+
+def share_seats(deal: Deal, stakes: list[int]) -> list[int]:
+    """The winners of a pot as ``Deal.share_out`` takes them: an entry a share, by seat."""
+    return sorted(deal.stakes[i].owner for i in stakes)
+
+
+def settle_pots_twice(deal: Deal, scores: Sequence[Mapping[int, int]]
+                      ) -> tuple[list[list[int]], int]:
+    """R66: every pot layer is halved (the odd chip of the halving to the first run) and each
+    half goes as :func:`settle_pots` says to the best score on its run (``scores``: one
+    mapping of stake index to score a run). Returns the winning stakes of each half, in the
+    order of ``Result.pots`` (a layer's first run, then its second), and the odd chips left
+    where they carry; the pots are emptied."""
+    won: list[list[int]] = []
+    left = 0
+    for layer, pot in enumerate(deal.pots()):
+        halves = (pot.amount - pot.amount // 2, pot.amount // 2)
+        for run, (half, run_scores) in enumerate(zip(halves, scores, strict=True), start=1):
+            stakes = best_stakes(pot, run_scores)
+            left += deal.share_out(half, share_seats(deal, stakes), run=run, layer=layer)
+            won.append(stakes)
     deal.clear_pots()
     return won, left
 
@@ -181,6 +231,9 @@ class CardsShowdown(ShowdownPhase):
         return best, [line for line, v in values.items() if v.score == best.score]
 
     def settle(self, deal: Deal) -> None:
+        if deal.second_run and self.lines is None:
+            self.settle_twice(deal)
+            return
         best = {p.seat: self.best_hand(deal, p.cards) for p in deal.still_in()}
         result = deal.result = deal.game.result_type(hands={
             deal.players[seat].name: ShownHand(list(value.cards), value.name, lines)
@@ -206,11 +259,48 @@ class CardsShowdown(ShowdownPhase):
             deal.log.append(f"{deal.players[s].name} wins with {hand_phrase(value.name)} "
                             f"({', '.join(layout.line_label(ln) for ln in lines or ())}).")
 
+    def settle_twice(self, deal: Deal) -> None:
+        """R66: each pot's halves on the two runs' boards, each run's best hands by the hand
+        rule; a player's hand on the second run is their shown hand's ``second_run``."""
+        boards = [self.cells, tuple(second_cell(c) if c in deal.second_run else c
+                                    for c in self.cells)]
+        live = deal.still_in()
+        best = [{p.seat: self.rule.best(p.cards, [deal.grid[c] or "" for c in board])
+                 for p in live} for board in boards]
+        result = deal.result = deal.game.result_type(hands={
+            p.name: ShownHand(list(best[0][p.seat].cards), best[0][p.seat].name,
+                              second_run=ShownHand(list(best[1][p.seat].cards),
+                                                   best[1][p.seat].name))
+            for p in live})
+        scores = [{i: run[s.owner].score for i, s in enumerate(deal.stakes) if s.owner in run}
+                  for run in best]
+        won, deal.carry = settle_pots_twice(deal, scores)
+        for share, stakes in zip(result.pots or (), won, strict=True):
+            if stakes and share.run is not None:
+                share.hand = best[share.run - 1][deal.stakes[stakes[0]].owner].name
+        winners: set[int] = set()
+        for number, run in enumerate(best, start=1):
+            top = max(value.score for value in run.values())
+            seats = [seat for seat, value in run.items() if value.score == top]
+            winners.update(seats)
+            names = " and ".join(deal.players[s].name for s in seats)
+            deal.log.append(f"{('First', 'Second')[number - 1]} run: {names} "
+                            f"win{'s' if len(seats) == 1 else ''} with "
+                            f"{hand_phrase(run[seats[0]].name)}.")
+        result.winners = [p.name for p in live if p.seat in winners]
+
     def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
-        names = [p.name for p in deal.still_in()]
+        names = [p.name for p in deal.still_in() if p.seat not in deal.tabled]
         cells = (f" and the {self.cells_name}s not entered yet ({len(missing)})" if missing
                  else "")
+        if not names:  # every hand tabled at the all-in (R67): the board is all that is left
+            what = (f"enter the {self.cells_name}s not entered yet ({len(missing)})" if missing
+                    else "tap Show down")
+            return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=(),
+                        hole_cards=self.hole,
+                        instruction=f"Showdown: every hand is tabled; {what}.",
+                        public="Showdown: every hand is tabled.")
         return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names),
                     hole_cards=self.hole,
                     instruction=f"Showdown: enter {self.shows} {', '.join(names)}{cells}.",

@@ -137,7 +137,7 @@ class Table:
             self.base, stacks=tuple(stacks), deal_number=after.deal_number,
             button=self.seats[after.button], carry=after.carry, carried=after.carried,
             game_over=after.game_over,
-            variant=self.game.variant,
+            variant=self.game.variant, bomb_pot=self.deal.bomb_pot or self.base.bomb_pot,
         )
 
     def chips(self) -> int:
@@ -257,10 +257,16 @@ class Table:
                    if out else "")
             raise IllegalActionError(
                 f"{game.name} is for {low} to {high} players dealt in, not {len(seats)}{why}.")
-        if action.straddle and "straddle" not in game.house_rules:
+        if action.straddle and "straddle" not in game.deal_options:
             raise IllegalActionError(f"{game.name} has no straddle (R63).")
+        bomb_pot = action.bomb_pot or 0
+        if bomb_pot and "bomb_pot" not in game.deal_options:
+            raise IllegalActionError(f"{game.name} has no bomb pot (R65).")
+        if bomb_pot and action.straddle:
+            raise IllegalActionError("A bomb pot has no straddle: no blind is posted (R65).")
         overrides = {"straddle": action.straddle} if action.straddle is not None else None
-        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides)
+        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides,
+                          bomb_pot=bomb_pot)
         return Table(self.setup, totals, deal, Chain((action,)), self.seq + 1, game=game,
                      seats=seats, before_start=self)
 

@@ -46,6 +46,7 @@ class TexasDozen(Game):
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = GRID5
     forced_bets = Blinds()
+    deal_options = ("straddle", "bomb_pot")  # R63, R65
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
 

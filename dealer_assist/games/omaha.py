@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from dealer_assist.core.blinds import Blinds
+from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import BOARD, Layout
 from dealer_assist.core.phases import Phase
@@ -26,6 +27,8 @@ class Omaha(Game):
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
+    deal_options = ("straddle", "bomb_pot")  # R63, R65
+    board_equity = EquityRule.TWO_PLUS_THREE  # R66, R67: run twice, and tabled hands' chances
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
     phh_codes: ClassVar[Mapping[str, str]] = {"pot_limit": "PO"}  # PHH's one Omaha

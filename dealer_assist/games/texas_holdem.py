@@ -12,27 +12,34 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.blinds import Blinds
+from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import BOARD, BOARD_CELLS, Layout
-from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
+from dealer_assist.core.phases import EndPhase, NextPhase, Phase
 from dealer_assist.core.result import Result
 from dealer_assist.core.rules import Betting
+from dealer_assist.core.runout import BoardReveal, SecondRun
 from dealer_assist.core.showdown import BestFive, CardsShowdown, HandRule
 from dealer_assist.core.words import hand_phrase, number_word
 
 
 def board_phases(hole: int, rule: HandRule) -> list[Phase]:
     """A deal of ``hole`` hole cards each and a five-card board: pre-flop, the flop, the turn
-    and the river, each followed by a betting round, then the showdown (R61)."""
+    and the river, each followed by a betting round, then the showdown (R61). At an all-in
+    the board may be run twice (R66), its second run turned after the first, and the hands
+    tabled (R67)."""
+    reveals = [BoardReveal(BOARD_CELLS[:3], "the flop"), BoardReveal(BOARD_CELLS[3:4], "the turn"),
+               BoardReveal(BOARD_CELLS[4:], "the river")]
     return [
         NextPhase(f"Deal {number_word(hole)} hole cards to each player"),
         BettingPhase(0, early=True, preflop=True),
-        RevealPhase(BOARD_CELLS[:3], "the flop"),
+        reveals[0],
         BettingPhase(1, early=True),
-        RevealPhase(BOARD_CELLS[3:4], "the turn"),
+        reveals[1],
         BettingPhase(2, early=False),
-        RevealPhase(BOARD_CELLS[4:], "the river"),
+        reveals[2],
         BettingPhase(3, early=False),
+        SecondRun(reveals),
         CardsShowdown(BOARD_CELLS, hole, rule),
         EndPhase(),
     ]
@@ -49,6 +56,8 @@ class TexasHoldem(Game):
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
+    deal_options = ("straddle", "bomb_pot")  # R63, R65
+    board_equity = EquityRule.BEST_FIVE  # R66, R67: run twice, and tabled hands' chances
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
     phh_codes: ClassVar[Mapping[str, str]] = {"no_limit": "NT", "fixed_limit": "FT"}

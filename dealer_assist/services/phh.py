@@ -48,6 +48,10 @@ from dealer_assist.services.history.stored import effective, parse_time
 __all__ = ["OWN_CODE_PREFIX", "deal_phh", "read_table", "rebuild", "table_phhs"]
 
 OWN_CODE_PREFIX = "dealer-assist/"
+# the commentaries that say what PHH has no action for: the board run twice (R66) where the
+# players agreed to, and a hand shown that was tabled at the all-in (R67)
+RUN_TWICE_NOTE = "run it twice"
+TABLED_NOTE = "tabled"
 UNKNOWN = "??"
 MAX_SECTIONS = 5_000  # as the JSON import: about the deals of a long season at one table
 MAX_LINES = 2_000  # action lines of one deal: a real deal has tens
@@ -206,6 +210,7 @@ class _Lines:
         self.family = family
         self.lines: list[str] = []
         self.betting_end = 0  # where PHH's showdown goes: after the last betting line
+        self.shown = 0  # the hands shown there so far (tabled at the all-in, R67, first)
 
     def actor(self, deal: Deal, name: str | None) -> str:
         return f"p{self.number[deal.player(name).seat]}"
@@ -236,6 +241,12 @@ class _Lines:
             self.lines.append(f"d dh {self.actor(deal, action.player)} {card_text(cards)}")
         elif kind == "showdown":
             self.showdown(step)
+        elif kind == "show" and self.family:
+            self.table_hands(step)
+        elif kind == "run_twice" and self.family:
+            # PHH has no action for the number of runs: a commentary where it was agreed,
+            # which the app's import reads (docs/hand-histories.md)
+            self.lines.append(f"# {RUN_TWICE_NOTE}")
         else:
             self.lines.append(self.generic(deal, step.shown))
 
@@ -270,6 +281,32 @@ class _Lines:
             shown = cards if len(cards) == count else ["?"] * count
             self.lines.append(f"d dh p{self.number[seat]} {card_text(shown)}")
         self.betting_end = len(self.lines)
+        if deal.bomb_pot:
+            self.bomb_pot_checks(deal)
+
+    def bomb_pot_checks(self, deal: Deal) -> None:
+        """R65: a bomb pot has no pre-flop betting; PHH's hold 'em always has a pre-flop
+        round, so every player who can still bet checks it (as PokerKit asks them: from the
+        dealer's left, none where fewer than two can bet). The import leaves them out."""
+        able = [seat for seat in self.order if deal.players[seat].stack > 0
+                and deal.players[seat].status is PlayerStatus.IN]
+        if len(able) > 1:
+            for seat in able:
+                self.bet_line(f"p{self.number[seat]} cc")
+
+    def table_hands(self, step: Step) -> None:
+        """R67: hands tabled at an all-in, shown where PHH shows them (after the last bet,
+        before the run-out), marked with a commentary the app's import reads."""
+        deal = step.before.deal
+        assert deal is not None
+        hands = step.shown.get("hands") or {}
+        self.show_lines([f"{self.actor(deal, name)} sm {card_text(cards)} # {TABLED_NOTE}"
+                         for name, cards in hands.items()])
+
+    def show_lines(self, lines: list[str]) -> None:
+        at = self.betting_end + self.shown
+        self.lines[at:at] = lines
+        self.shown += len(lines)
 
     def showdown(self, step: Step) -> None:
         deal = step.before.deal
@@ -282,7 +319,7 @@ class _Lines:
                                                deal.player(item[0]).seat])]
         if self.family:
             # PHH shows down once the betting is over, before a run-out's board: there
-            self.lines[self.betting_end:self.betting_end] = shown
+            self.show_lines(shown)
             return
         self.lines += shown
         rest = {k: v for k, v in record.items() if k != "hands"}
@@ -469,7 +506,7 @@ def read_table(text: str) -> dict[str, Any]:
     }
 
 
-_LINE = re.compile(r"\s*(?P<body>[^#]*?)\s*(?:#.*)?")
+_LINE = re.compile(r"\s*(?P<body>[^#]*?)\s*(?:#\s*(?P<note>.*?)\s*)?")
 
 
 class _Reader:
@@ -515,6 +552,10 @@ class _Reader:
             raise ImportRefusedError(f"{self.where}: actions must be a list of at most "
                                      f"{MAX_LINES:,} lines.")
         self.read_lines(players, lines)
+        step = self.table.next_step()
+        if ("finishing_stacks" in section and step.kind == "showdown" and step.players == ()
+                and not step.cells):
+            self.push({"type": "showdown"})  # every hand was tabled at the all-in (R67)
         end = self.table.deal
         if "finishing_stacks" in section and end is not None:
             self.check_stacks(players, section["finishing_stacks"], end, order, "finishing",
@@ -539,9 +580,16 @@ class _Reader:
                 raise ImportRefusedError(f"{self.where} is not an action line.")
             match = _LINE.fullmatch(raw)
             words = match.group("body").split() if match else []
+            note = (match.group("note") or "") if match else ""
             if not words:
+                if note == RUN_TWICE_NOTE:  # R66: where the players agreed to run it twice
+                    self.push({"type": "run_twice"})
                 continue  # PHH's no-op: a comment alone
             try:
+                if note == TABLED_NOTE and words[1:2] == ["sm"]:  # R67: tabled at the all-in
+                    self.push({"type": "show", "hands": {
+                        player_named(words[0], players): split_cards(words[2])}})
+                    continue
                 body = self.line_record(words, players, shown, extra, dealing)
             except (ValueError, IndexError, KeyError):
                 raise ImportRefusedError(f"{self.where} cannot be read: {raw[:60]!r}."
@@ -561,6 +609,10 @@ class _Reader:
 
     def step_kind(self) -> str:
         return str(self.table.next_step().kind)
+
+    def bomb_pot_preflop(self) -> bool:
+        deal = self.table.deal
+        return deal is not None and bool(deal.bomb_pot) and not deal.revealed
 
     def line_record(self, words: list[str], players: list[str], shown: dict[str, list[str]],
                     extra: dict[str, Any], dealing: bool) -> dict[str, Any] | None:
@@ -588,6 +640,8 @@ class _Reader:
         if verb == "_showdown":
             extra.update(generic_fields(args))
             return None
+        if verb == "cc" and self.bomb_pot_preflop():
+            return None  # R65: PHH's pre-flop round of checks, which a bomb pot has not
         if verb == "cc":
             step = self.table.step()
             return {"type": "call" if step.get("to_call") else "check", "player": name}

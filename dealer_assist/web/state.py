@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
+from dealer_assist.core.runout import deal_equity
+from dealer_assist.core.showdown import second_cell
 from dealer_assist.games.registry import all_games
 from dealer_assist.services.dealers_choice import next_game_choices
 
@@ -65,6 +67,14 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
             state["result_words"] = game.result_words(deal.result)
             state["result_sentences"] = game.result_sentences(deal.result)
             state["winning_words"] = game.winning_title(deal.result)
+        if not table.deal_over:
+            state["posted"] = [{"player": names[seat], "kind": kind, "amount": amount}
+                               for seat, kind, amount in deal.posted]
+        if deal.bomb_pot:
+            state["bomb_pot"] = deal.bomb_pot
+        if deal.second_run:
+            state["run_twice"] = True
+        state |= equity_state(deal)
     game.add_state(state, deal, totals)
     for other in all_games():
         other.waiting_state(state, totals, game)
@@ -76,6 +86,28 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
         state["next_games"] = next_game_choices(table)
         state["between_actions"] = list(game.between_deal_actions)
     return state
+
+
+def equity_state(deal: Deal) -> dict[str, Any]:
+    """R67: once hands are tabled at an all-in, each player still in's chance to win the main
+    pot (``equity``, 0 to 1), whether it was counted exactly (``equity_exact``) or sampled, and
+    then the 95% margin of its error (``equity_margin``, in the same units) and the boards
+    drawn (``equity_samples``); with two runs, each run's own (``equity_runs``). Where a card
+    turned has no face entered, ``equity_note`` says so instead."""
+    found = deal_equity(deal)
+    if found is None:
+        return {}
+    if isinstance(found, str):
+        return {"equity": None, "equity_note": found}
+    out: dict[str, Any] = {
+        "equity": {name: round(share, 4) for name, share in found.shares.items()},
+        "equity_exact": found.exact, "equity_margin": found.margin,
+        "equity_samples": found.samples,
+    }
+    if len(found.runs) > 1:
+        out["equity_runs"] = [{name: round(share, 4) for name, share in run.items()}
+                              for run in found.runs]
+    return out
 
 
 def carried_pots_state(game: Game, deal: Deal | None, totals: Totals) -> list[dict[str, Any]]:
@@ -137,7 +169,11 @@ def players_state(table: Table, totals: Totals, *, dealer: bool) -> list[dict[st
                 "dealer": p.seat == deal.dealer,
                 "buy_in": buy_in,
             }
-            entry.update(game.player_fields(deal, p, dealer=dealer, shown=shown))
+            # a hand tabled at an all-in is public from then on (R67)
+            entry.update(game.player_fields(deal, p, dealer=dealer,
+                                            shown=shown or p.seat in deal.tabled))
+            if p.seat in deal.tabled:
+                entry["tabled"] = True
             if p.seat in deal.blinds and not over:
                 entry["blind"] = blind_word(deal.blinds.index(p.seat), len(deal.blinds))
         if name in away:
@@ -161,8 +197,15 @@ def grid_state(table: Table, step: dict[str, Any]) -> dict[str, Any] | None:
     deal = table.deal
     cells = {c: cell_value(deal, c) for c in layout.cells}
     if layout.kind is LayoutKind.BOARD:
-        return {"size": 0, "board": list(cells.values()), "cells": cells,
-                "highlight": step_cells(step)}
+        board: dict[str, Any] = {"size": 0, "board": list(cells.values()), "cells": cells,
+                                 "highlight": step_cells(step)}
+        if deal is not None and deal.second_run:
+            # R66: the second run's board, a cell a place: the cells turned before the runs
+            # parted are the first run's own, the others their ".2" twins
+            run = [second_cell(c) if c in deal.second_run else c for c in layout.cells]
+            cells.update({c: cell_value(deal, c) for c in run if c not in cells})
+            board["second_run"] = run
+        return board
     return {
         "size": layout.size,
         "cells": cells,

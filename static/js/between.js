@@ -7,8 +7,9 @@
 
 (() => {
   const { h } = DA;
-  // what the dealer has open, kept across the re-renders every state brings
-  const open = { game: null, panel: null, player: null };
+  // what the dealer has open, kept across the re-renders every state brings; ``straddle`` and
+  // ``bombPot``: the next deal's own options as the dealer set them (null: as offered)
+  const open = { game: null, panel: null, player: null, straddle: null, bombPot: null };
 
   function numberBox(id, value, label) {
     return h("label.bd-field", null, h("span.bd-label", { text: label }),
@@ -40,16 +41,25 @@
     // the game the dealer picked stays picked through an undo of a start tapped by mistake
     const chosen = games.find((g) => g.variant === open.game && !g.refusal) || current;
     const el = h("div.bd-next");
+    const options = (chosen && !chosen.refusal && chosen.deal_options) || {};
+    const start = (extra) => {
+      const body = { type: "start_deal", ...extra };
+      if (chosen && !chosen.current) body.variant = chosen.variant;
+      open.game = chosen ? chosen.variant : null;
+      open.straddle = null; // one deal's choice: the next offers the table's rule again
+      open.bombPot = null; // and the bomb pot the server offers (the last one's amount)
+      act(body);
+    };
+    // the straddle for this deal, where the dealer changed it from the table's rule (R63)
+    const straddle = "straddle" in options && open.straddle !== null && open.straddle !== options.straddle
+      ? { straddle: open.straddle } : {};
     el.append(h("button.btn.primary.huge", {
       type: "button", dataset: { action: "start_deal" }, disabled: chosen && chosen.refusal ? true : null,
-      onclick: () => {
-        const body = { type: "start_deal" };
-        if (chosen && !chosen.current) body.variant = chosen.variant;
-        open.game = chosen ? chosen.variant : null;
-        act(body);
-      },
+      onclick: () => start(straddle),
     }, startWords(s, chosen)));
     if (chosen && chosen.refusal) el.append(h("p.bd-refusal", { text: chosen.refusal }));
+    const dealOptions = dealOptionsEl(options, start);
+    if (dealOptions) el.append(dealOptions);
     el.append(toolRow);
     if (games.length > 1) {
       const list = h("div.bd-games", { role: "radiogroup", "aria-label": "The next deal's game" });
@@ -66,6 +76,32 @@
       el.append(h("div.panel-title", { text: "Dealer's choice" }), list);
     }
     return el;
+  }
+
+  /* The next deal's own options (the game's ``deal_options``): the straddle on or off for this
+   * deal (R63), and one tap for a bomb pot of the amount offered, which the dealer may change
+   * with − and + first (R65). */
+  function dealOptionsEl(options, start) {
+    const row = h("div.bd-options", { role: "group", "aria-label": "This deal only" });
+    if ("straddle" in options) {
+      const on = open.straddle ?? options.straddle;
+      row.append(h("button.btn.big.bd-straddle", {
+        type: "button", "aria-pressed": String(on), class: on ? "selected" : null, dataset: { do: "straddle" },
+        onclick: () => { open.straddle = !on; rerender(); },
+      }, `Straddle: ${on ? "on" : "off"}`));
+    }
+    if ("bomb_pot" in options) {
+      const amount = open.bombPot ?? options.bomb_pot;
+      const set = (n) => { open.bombPot = Math.max(1, n); rerender(); };
+      row.append(h("div.bd-bomb", null,
+        h("button.btn.big.go.bd-bomb-start", { type: "button", dataset: { action: "bomb_pot", amount },
+          onclick: () => start({ bomb_pot: amount }) }, `Bomb pot: ${DA.chips(amount)} each`),
+        h("button.btn.big.bd-step", { type: "button", "aria-label": "Smaller bomb pot", dataset: { step: "minus" },
+          disabled: amount <= 1 ? true : null, onclick: () => set(amount - 1) }, "\u2212"),
+        h("button.btn.big.bd-step", { type: "button", "aria-label": "Larger bomb pot", dataset: { step: "plus" },
+          onclick: () => set(amount + 1) }, "+")));
+    }
+    return row.childNodes.length ? h("div.bd-this-deal", null, h("div.panel-title", { text: "This deal only" }), row) : null;
   }
 
   function playerRow(s, p, act, allowed) {

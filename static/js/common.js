@@ -148,6 +148,9 @@ const DA = (() => {
    * on a board (from the layout's own marks). */
   function cellWords(cell, variant) {
     const layout = game(variant).layout;
+    // a second run's place (R66): its first-run cell's name with ".2"
+    const twin = /^(.+)\.2$/.exec(cell);
+    if (twin) return `${cellWords(twin[1], variant)}, second run`;
     const m = /^r(\d+)c(\d+)$/.exec(cell);
     if (m) return `row ${m[1]}, column ${m[2]}`;
     const mark = (layout.marks || {})[cell];
@@ -205,26 +208,24 @@ const DA = (() => {
     const board = layout.kind === "board";
     const size = grid.size || 0;
     const el = board
-      ? h("div.board", { role: "group", "aria-label": "Board" })
+      ? h("div.board", { role: "group", "aria-label": grid.second_run ? "Board, first run" : "Board" })
       : h(`div.grid.size${size}`, { role: "group", "aria-label": `${size} by ${size} grid` });
     if (marked.size) el.classList.add("has-highlight");
     if (entry) el.classList.add("entering");
     const cells = board ? layout.cells : [];
     if (!board) for (let r = 1; r <= size; r++) for (let c = 1; c <= size; c++) cells.push(`r${r}c${c}`);
-    cells.forEach((c, i) => {
-      const known = board ? ((grid.board || [])[i] ?? grid.cells[c]) : grid.cells[c];
+    const place = (c, known, markOf) => {
       const open = entry && entry.open.has(c);
       const card = (open && entry.values[c]) || known;
       const face = cardEl(card);
       const where = cellWords(c, s.variant);
-      const mark = (board ? layout.marks : grid.marks || {})[c] || "";
       // a button is named by what it holds: the place in words (for a screen reader), the card
       const cell = open
         ? h("button.cell", { type: "button", dataset: { cell: c, slot: c }, onclick: () => entry.onTap(c) },
           h("span.sr-only", { text: `${where}:` }))
         : h("div.cell", { dataset: { cell: c } });
       if (!open) face.setAttribute("aria-label", `${where}: ${face.getAttribute("aria-label")}`);
-      cell.append(face, h("span.mark", { text: mark, "aria-hidden": "true" }));
+      cell.append(face, h("span.mark", { text: markOf, "aria-hidden": "true" }));
       if (marked.has(c)) cell.classList.add("highlight");
       if (open && entry.values[c]) cell.classList.add("pending");
       if (open && entry.active === c) {
@@ -233,9 +234,27 @@ const DA = (() => {
       }
       if (winning.has(c)) cell.classList.add("win");
       if (known === null || known === undefined) cell.classList.add("down");
-      el.append(cell);
+      return cell;
+    };
+    cells.forEach((c, i) => {
+      const known = board ? ((grid.board || [])[i] ?? grid.cells[c]) : grid.cells[c];
+      el.append(place(c, known, (board ? layout.marks : grid.marks || {})[c] || ""));
     });
-    return el;
+    if (!board || !grid.second_run) return el;
+    // R66: the second run's board beside the first, a place a cell: the cells turned before
+    // the runs parted are the first run's own (shown again, not to be entered), the others
+    // their ".2" twins
+    const second = h("div.board.second-run", { role: "group", "aria-label": "Board, second run" });
+    if (marked.size) second.classList.add("has-highlight");
+    if (entry) second.classList.add("entering");
+    grid.second_run.forEach((c, i) => {
+      const cell = place(c, grid.cells[c], layout.marks[layout.cells[i]] || "");
+      if (c === layout.cells[i]) cell.classList.add("shared");
+      second.append(cell);
+    });
+    return h("div.runs", null,
+      h("div.run", { dataset: { run: "1" } }, h("span.run-title", { text: "Run 1" }), el),
+      h("div.run", { dataset: { run: "2" } }, h("span.run-title", { text: "Run 2" }), second));
   }
 
   // A game's own place (metadata ``places``): face down until the state holds its cards
@@ -303,6 +322,7 @@ const DA = (() => {
       el.append(h("div.pot.odd-chips", null, h("span.pot-label", { text: "Carried" }),
         h("span.pot-amount", { text: chips(s.carried) })));
     }
+    el.append(...dealFlags(s));
     return el;
   }
 
@@ -347,8 +367,89 @@ const DA = (() => {
     if (stake && !between(s) && ["in", "all_in"].includes(p.status)) {
       bits.push(h("span.player-cards", { text: `${p.cards ?? 0} ${stake}${p.cards === 1 ? "" : "s"}` }));
     }
+    const chance = equityBit(s, p);
+    if (chance) bits.push(chance);
     li.append(h("div.player-sub", null, bits.concat(extra.filter(Boolean))));
+    // cards tabled at an all-in are everyone's to see (R67)
+    if (p.tabled && p.hand && !s.result) li.append(h("div.player-hand.tabled", null, cardRow(p.hand, "tiny")));
     return li;
+  }
+
+  // ------------------------------------------------------------------ chances (R67)
+  function percent(share) {
+    const pc = share * 100;
+    return pc > 0 && pc < 1 ? "<1%" : pc < 100 && pc > 99 ? ">99%" : `${Math.round(pc)}%`;
+  }
+
+  // "± 1.2 points": the margin of a sampled figure, said once for the whole table
+  function marginWords(s) {
+    if (s.equity_exact) return "exact: every way the cards can come counted";
+    const points = (s.equity_margin * 100).toFixed(1);
+    return `\u00b1${points} points (95%), ${chips(s.equity_samples)} boards drawn`;
+  }
+
+  // A player's chance to win the main pot on their row, once hands are tabled.
+  function equityBit(s, p) {
+    if (!s.equity || !(p.name in s.equity)) return null;
+    return h("span.player-equity", { dataset: { equity: s.equity[p.name] }, text: `${percent(s.equity[p.name])} to win` });
+  }
+
+  /* Each player's chance to win the main pot (R67), from the public cards: a bar each, the
+   * runs' own figures where the board runs twice, and how exact it is; or the server's
+   * sentence of why it cannot be said yet. */
+  function equityEl(s) {
+    if (s.equity === undefined || s.result) return null;
+    const el = h("section.equity#equity-box", { "aria-label": "Chances to win the main pot" },
+      h("h2.equity-title", { text: "Chances to win the main pot" }));
+    if (!s.equity) {
+      el.append(h("p.equity-note", { text: s.equity_note || "" }));
+      return el;
+    }
+    const list = h("ul.equity-list");
+    const runs = s.equity_runs || null;
+    for (const [name, share] of Object.entries(s.equity)) {
+      const bar = h("span.equity-bar", { "aria-hidden": "true" }, h("span.equity-fill"));
+      bar.firstChild.style.width = `${Math.max(0, Math.min(100, share * 100))}%`;
+      list.append(h("li", { dataset: { player: name } },
+        h("span.who", { text: name }), bar, h("span.equity-pc", { text: percent(share) }),
+        runs ? h("span.equity-runs", { text: runs.map((r, i) => `run ${i + 1}: ${percent(r[name] ?? 0)}`).join(" \u00b7 ") }) : null));
+    }
+    el.append(list, h("p.equity-margin", { dataset: { exact: s.equity_exact ? "yes" : "no" }, text: marginWords(s) }));
+    return el;
+  }
+
+  // What the deal is, beside its pots: a bomb pot (R65), a board run twice (R66).
+  function dealFlags(s) {
+    if (between(s)) return [];
+    const flags = [];
+    if (s.bomb_pot) flags.push(h("div.pot.flag", { dataset: { flag: "bomb_pot" } }, h("span.pot-label", { text: `Bomb pot \u00b7 ${chips(s.bomb_pot)} each` })));
+    if (s.run_twice) flags.push(h("div.pot.flag", { dataset: { flag: "run_twice" } }, h("span.pot-label", { text: "Run twice" })));
+    return flags;
+  }
+
+  // Who posted what before the cards (the state's ``posted``): "Bob small blind 1", "Cy big
+  // blind 2", "Dee straddle 4"; an ante the same for everyone once: "Everyone antes: 1".
+  const POSTED_WORDS = { small: "small blind", big: "big blind", straddle: "straddle", ante: "ante", big_blind_ante: "big-blind ante", bomb_pot: "bomb pot" };
+  const EVERYONE_WORDS = { ante: "antes", bomb_pot: "antes for the bomb pot" };
+  function postedEl(s) {
+    const posted = s.posted || [];
+    if (!posted.length) return null;
+    const items = [];
+    const everyone = {};
+    for (const kind of Object.keys(EVERYONE_WORDS)) {
+      const these = posted.filter((x) => x.kind === kind);
+      if (these.length > 1 && new Set(these.map((x) => x.amount)).size === 1) everyone[kind] = these[0].amount;
+    }
+    for (const [kind, amount] of Object.entries(everyone)) {
+      items.push(h("li.posted-item", { dataset: { kind } }, h("span.who", { text: "Everyone" }), ` ${EVERYONE_WORDS[kind]}: ${chips(amount)}`));
+    }
+    for (const x of posted) {
+      if (x.kind in everyone) continue;
+      items.push(h("li.posted-item", { dataset: { kind: x.kind, player: x.player } },
+        h("span.who", { text: x.player }), ` ${POSTED_WORDS[x.kind] || x.kind} ${chips(x.amount)}`));
+    }
+    return h("section.posted#posted", { "aria-label": "Posted before the cards" },
+      h("h2.panel-title", { text: "Posted before the cards" }), h("ul.posted-list", null, items));
   }
 
   // What a player has bet this round (per card where cards are bought), or null.
@@ -424,12 +525,23 @@ const DA = (() => {
   function resultHands(s, res, el) {
     if (!res.hands) return;
     const list = h("ul.hands");
+    // R66: who took a half on each run (the pots' ``run``), where the board ran twice
+    const runWinners = [new Set(), new Set()];
+    for (const pot of res.pots || []) if (pot.run && pot.amount) for (const w of pot.winners) runWinners[pot.run - 1].add(w);
     for (const [name, info] of Object.entries(res.hands)) {
       const winner = (res.winners || []).includes(name);
       const lines = (info.lines || []).map((l) => lineName(l, s.variant, false)).join(", ");
-      list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
-        h("span.who", { text: name }), cardRow(info.cards, "small"),
-        h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
+      const twice = info.second_run || null;
+      if (!twice) {
+        list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
+          h("span.who", { text: name }), cardRow(info.cards, "small"),
+          h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
+        continue;
+      }
+      // the same hole cards' best hand on each run's board, a row a run
+      const run = (n, hand) => h(`div.hand-run${runWinners[n - 1].has(name) ? ".win" : ""}`, { dataset: { run: n } },
+        h("span.run-label", { text: `Run ${n}` }), cardRow(hand.cards, "small"), h("span.hand", { text: hand.hand }));
+      list.append(h("li.runs-hand", { dataset: { player: name } }, h("span.who", { text: name }), run(1, info), run(2, twice)));
     }
     el.append(list);
   }
@@ -626,6 +738,11 @@ const DA = (() => {
   function drawBoard(s, { brief = false } = {}) {
     const box = (id) => document.getElementById(id);
     clear(box("pots")).append(potsEl(s));
+    if (box("equity")) {
+      const chances = equityEl(s);
+      clear(box("equity"));
+      if (chances) box("equity").append(chances);
+    }
     drawFelt(s, box("grid"), box("places"));
     const parts = brief ? ["brief", "more"] : ["summary", "details"];
     for (const [id, part] of [["result-wrap", parts[0]], ["result-details-wrap", parts[1]]]) {
@@ -640,6 +757,7 @@ const DA = (() => {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, cardShort, rankText, lineName, lineOfCard,
     cellWords, game, perCard, dealWords, GAMES, RULES_VOCABULARY, between,
     chips, signed, drawFelt, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, follow,
+    equityEl, equityBit, postedEl,
     applyPatch, fetchState, HttpError, playerItem, betBit, drawBoard,
     RANKS, SUITS, SUIT,
   };

@@ -27,9 +27,22 @@
     try { localStorage.setItem(DRAFT_KEY, JSON.stringify(drafts)); } catch (err) { /* kept in memory */ }
   }
 
+  // "show": the dealer is entering the hands tabled at an all-in (R67) instead of the cards
+  // the reveal turns; set by tablet.js, kept while the step lasts
+  let mode = null;
+
   function stepKey(s) {
     const step = s.step;
-    return [s.variant, s.deal_number, step.kind, step.player || "", (step.cells || []).join(",")].join(":");
+    return [s.variant, s.deal_number, step.kind, step.player || "", (step.cells || []).join(","),
+      mode || "", (step.players || []).join(",")].join(":");
+  }
+
+  // The board's places turned but never entered (the state says "up"): their faces may come
+  // with the hands tabled.
+  function turnedUnknown(s) {
+    const grid = s.grid || {};
+    const cells = [...DA.game(s.variant).layout.cells, ...(grid.second_run || [])];
+    return [...new Set(cells)].filter((c) => (grid.cells || {})[c] === "up");
   }
 
   // ------------------------------------------------------------------ what a step asks for
@@ -47,7 +60,11 @@
       for (let i = 1; i <= count; i++) slots.push({ id: `${id}:${i}`, label: count > 1 ? `${title}, card ${i}` : title });
       groups.push({ id, title, slots, ...extra });
     };
-    if (step.kind === "reveal") {
+    if (step.kind === "reveal" && mode === "show") {
+      const up = turnedUnknown(s);
+      if (up.length) cells("up", "The board turned", up);
+      for (const name of step.players || []) hand(`p:${name}`, `${name}'s hand`, step.hole_cards || 2, { player: name });
+    } else if (step.kind === "reveal") {
       cells("reveal", "The cards turned", step.cells || []);
     } else if (step.kind === "deal_cards" && step.player) {
       hand("deal", `${step.player}'s cards`, step.count || 1, { rankOnly: true });
@@ -278,6 +295,7 @@
     const e = entryFor(s);
     const step = s.step;
     const g = DA.game(s.variant);
+    if (step.kind === "reveal" && mode === "show") return showBody(e);
     if (step.kind === "reveal") {
       const cards = {};
       for (const id of e.order) if (e.values[id]) cards[id] = e.values[id];
@@ -312,6 +330,25 @@
     return body;
   }
 
+  /* R67: the hands entered in full (a hand half entered is a sentence), and the board's
+   * faces entered with them. */
+  function showBody(e) {
+    const body = { type: "show", hands: {} };
+    for (const grp of e.groups) {
+      const values = valuesOf(e, grp.id);
+      if (grp.id === "up") {
+        const cells = {};
+        grp.slots.forEach((slot, i) => { if (values[i]) cells[slot.id] = values[i]; });
+        if (Object.keys(cells).length) body.cells = cells;
+      } else if (grp.player && values.some(Boolean)) {
+        if (values.some((c) => !c)) return `Enter all ${values.length} of ${grp.player}'s cards, or none.`;
+        body.hands[grp.player] = values;
+      }
+    }
+    if (!Object.keys(body.hands).length) return "Enter the cards of a hand that is tabled.";
+    return body;
+  }
+
   function entered(s) {
     const e = entryFor(s);
     return e.order.filter((id) => e.values[id]).length;
@@ -327,5 +364,8 @@
     },
     feltEntry, markFelt, panelEl, recordBody, entered,
     size: (s) => entryFor(s).order.length,
+    // R67: enter the hands tabled (``"show"``) or the cards turned (null)
+    setMode(next) { mode = next; },
+    mode: () => mode,
   };
 })();

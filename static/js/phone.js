@@ -81,6 +81,8 @@
       bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live ${stake}${p.cards === 1 ? "" : "s"}` }));
     }
     if (p.bet) bits.push(DA.betBit(s, p));
+    const chance = DA.equityBit(s, p); // R67: once the hands are tabled
+    if (chance) bits.push(chance);
     const cost = callCost(s, p);
     const sub = [...bits, cost ? h("span.me-call", { text: cost }) : null].filter(Boolean);
     box.append(

@@ -90,6 +90,7 @@
       if (live) live.heard();
       if (r.ok) {
         hideError();
+        if (action.type === "show") DA.entry.setMode(null);
         if (data.state) show(data.state, { force: true });
         else await refresh();
       } else if (r.status === 409) {
@@ -269,8 +270,20 @@
     };
     const n = DA.entry.entered(s);
     const total = DA.entry.size(s);
-    if (step.kind === "reveal") {
+    const opts = step.options || [];
+    if (step.kind === "reveal" && DA.entry.mode() === "show") {
+      // R67: the hands tabled, entered on the felt as at a showdown
+      el.append(h("div.bet-main.all-in-row", null,
+        bigButton(n ? `Table these hands \u2014 ${n} of ${total} entered` : "Table these hands", `primary${n ? "" : " waiting"}`, record, { action: "show" }),
+        bigButton("Back to turning", "", () => { DA.entry.setMode(null); render(); }, { action: "turning" })));
+    } else if (step.kind === "reveal") {
       el.append(bigButton(n ? `Turned \u2014 ${n} of ${total} entered` : `Turned (${total} card${total === 1 ? "" : "s"})`, "primary huge", record, { action: "reveal" }));
+      // at an all-in (R66, R67): one tap to run the rest twice, one to enter the hands tabled
+      if (opts.includes("run_twice") || opts.includes("show")) {
+        el.append(h("div.bet-main.all-in-row", null,
+          opts.includes("run_twice") ? bigButton("Run it twice", "go", () => act({ type: "run_twice" }), { action: "run_twice" }) : null,
+          opts.includes("show") ? bigButton("Table the hands", "", () => { DA.entry.setMode("show"); render(); }, { action: "table-hands" }) : null));
+      }
     } else if (step.kind === "deal_cards") {
       el.append(bigButton(`Record ${step.player}'s cards`, `primary huge${n === total ? "" : " waiting"}`, record, { action: "deal_cards" }));
     } else if (step.kind === "draw") {
@@ -328,6 +341,8 @@
     } else if (kind === "next") {
       const opts = step.options || [];
       el.append(bigButton("Done \u2014 Next", "primary huge", () => act({ type: "next" }), { action: "next" }));
+      const posted = DA.postedEl(s); // who put in what before the cards (R63-R65)
+      if (posted) el.append(posted);
       if (opts.includes("raise")) {
         const row = h("div.raise-by-one");
         for (const p of s.players) {
@@ -364,6 +379,8 @@
   function render() {
     const s = state;
     if (!s) return;
+    // the hands are tabled only while the step offers it (R67)
+    if (DA.entry.mode() === "show" && !(s.step.options || []).includes("show")) DA.entry.setMode(null);
     const dealing = !!token && ENTRY_STEPS.has(s.step.kind);
     if (dealing) DA.entry.begin(s, render);
     // a device that is not the dealer's reads the players' words (the server's), not "tap Next"
@@ -380,6 +397,9 @@
     DA.drawFelt(s, $("grid"), $("places"), felt);
     if (felt) DA.entry.markFelt(document.querySelector(".area-grid"));
     clear($("pots")).append(DA.potsEl(s));
+    const chances = DA.equityEl(s);
+    clear($("equity"));
+    if (chances) $("equity").append(chances);
     playersEl(s);
     clear($("actions")).append(actionsPanel(s));
     clear($("log-wrap")).append(DA.logEl(s, 10));
