@@ -432,6 +432,8 @@ def test_step_5_folds_the_per_pot_column_into_carried_after(
     db = storage.connect(database)
     try:
         with storage.write_transaction(db):
+            # the column step 1 made before a deal's pots were data (issue 21)
+            db.execute("ALTER TABLE deals ADD COLUMN kings_pot_after INTEGER")
             db.execute("INSERT INTO tables (id, name, variant, setup_json, token_hash, created)"
                        " VALUES ('t1', 'Old', 'kings_pot', '{}', 'x', '2026-11-20T12:00:00+00:00')")
             for number, pot in ((1, 4), (2, None)):

@@ -222,14 +222,6 @@ def test_the_scan_covers_every_layer() -> None:
 # 21 Hand Hold'em, by their words and by the keys the game gives them; outside games/ they are
 # data (a place, a carried pot) that no file spells.
 GAME_OWN = re.compile(r"""king'?s[ _-]?(pot|hand)|["']bank["']|\bbank_after\b""", re.I)
-# Files that still spell them, each with the issue that takes it out: a list that only
-# shrinks (the test fails when a file listed here no longer needs to be).
-STILL_NAMING: dict[str, str] = {
-    # the schema's applied steps are history: step 1 made the per-pot column step 5 folds
-    "dealer_assist/services/storage/schema.py": "issue 24: step 1's column, kept as applied",
-}
-
-
 def names_a_game(text: str) -> list[str]:
     found = [f"line {text.count(chr(10), 0, m.start()) + 1}: {word}"
              for word, pattern in game_words() for m in pattern.finditer(text)]
@@ -239,13 +231,8 @@ def names_a_game(text: str) -> list[str]:
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_no_module_outside_games_names_a_game(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    name = path.relative_to(ROOT).as_posix()
-    found = names_a_game(text)
-    if name in STILL_NAMING:
-        assert found, f"{name} names no game any more: take it off STILL_NAMING"
-    else:
-        assert not found, found
+    found = names_a_game(path.read_text(encoding="utf-8"))
+    assert not found, found
 
 
 def test_the_scan_finds_what_a_game_carries() -> None:

@@ -62,7 +62,7 @@ def test_schema_is_made_once_and_migrations_are_recorded(database: str) -> None:
         "table_id", "seq", "deal_number", "record_json", "created"]
     assert db.columns("deals") == [
         "table_id", "number", "start_seq", "base_json", "dealer", "started", "finished",
-        "result_json", "kings_pot_after", "variant", "taken_back", "after_json", "people_json",
+        "result_json", "variant", "taken_back", "after_json", "people_json",
         "day", "carried_after"]
     assert {"people", "aliases", "season_people", "season_days"} <= set(db.table_names())
     db.close()

@@ -54,7 +54,6 @@ def _schema_1(db: Connection) -> None:
             started TEXT NOT NULL,
             finished TEXT,
             result_json TEXT,
-            kings_pot_after INTEGER,
             UNIQUE (table_id, number)
         )"""))
 
@@ -181,7 +180,8 @@ def _schema_5(db: Connection) -> None:
     (``carried_after``: JSON such as ``{"<key>": 20}``; ``{}`` for a game that keeps none), so
     that no column is one game's. The per-pot column of step 1 (``<key>_after``) is folded
     into it; it stays in the table, empty from now on (dropping a column needs SQLite 3.35,
-    which not every Python on Linux has)."""
+    which not every Python on Linux has). A database made since has no such column: step 1
+    made one until the deals' pots became data, and is the same but for it."""
     db.execute("ALTER TABLE deals ADD COLUMN carried_after TEXT")
     for column in db.columns("deals"):
         if not column.endswith("_after") or column == "carried_after":
