@@ -17,7 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from dealer_assist.services import storage, tables
-from dealer_assist.web import history_api
+from dealer_assist.web import history_api, imports
 from dealer_assist.web.app import create_app, get_socketio
 
 NOTHING_CHANGED = "Something went wrong on the server; nothing was changed. Try again."
@@ -137,7 +137,7 @@ def test_imports_are_capped_before_anything_is_replayed(
 ) -> None:
     """Finding 3: a file of raise/undo pairs ran past 55 s; 32 MB of {} took 868 MB."""
     before = client.get("/api/tables").get_json()
-    big = b'{"format": "' + b"x" * (history_api.MAX_IMPORT_BYTES + 1) + b'"}'
+    big = b'{"format": "' + b"x" * (imports.MAX_IMPORT_BYTES + 1) + b'"}'
     answer = client.post("/api/tables/import", data=big, content_type="application/json")
     assert answer.status_code == 413
     assert answer.get_json() == {"error": "The file is too large: an import has at most 4 MB."}
@@ -157,7 +157,7 @@ def test_imports_are_capped_before_anything_is_replayed(
 
 
 def test_one_import_at_a_time(client: FlaskClient, export: dict[str, Any]) -> None:
-    held = history_api.IMPORTS_AT_ONCE.acquire(blocking=False)
+    held = imports.IMPORTS_AT_ONCE.acquire(blocking=False)
     assert held
     try:
         answer = client.post("/api/tables/import", data=json.dumps(export),
@@ -167,7 +167,7 @@ def test_one_import_at_a_time(client: FlaskClient, export: dict[str, Any]) -> No
                                               "moment."}
         assert answer.headers["Retry-After"] == "2"
     finally:
-        history_api.IMPORTS_AT_ONCE.release()
+        imports.IMPORTS_AT_ONCE.release()
     done: list[int] = []
     threads = [threading.Thread(target=lambda: done.append(client.application.test_client().post(
         "/api/tables/import", json=export).status_code)) for _ in range(2)]

@@ -87,8 +87,9 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     from dealer_assist.web.damaged import damaged_tables
     from dealer_assist.web.extensions import MAX_BODY_BYTES, get_socketio
     from dealer_assist.web.guest_caps import connections
-    from dealer_assist.web.history_api import IMPORT_PATH, MAX_IMPORT_BYTES
+    from dealer_assist.web.history_api import IMPORT_PATH
     from dealer_assist.web.host import may_be_host
+    from dealer_assist.web.imports import MAX_IMPORT_BYTES
     from dealer_assist.web.mdns import Advert
     from dealer_assist.web.server import GuardedServer, raise_descriptor_limit
     from dealer_assist.web.websocket import use_green_websockets
@@ -121,13 +122,13 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     # The hand evaluator's tables fill while the dealer sets up, not at the first showdown.
     off_loop.start(evaluator.warm_up, name="warm-up")
 
-    imports = {IMPORT_PATH: MAX_IMPORT_BYTES, phh_api.IMPORT_PATH: phh_api.MAX_IMPORT_BYTES}
+    imports = {IMPORT_PATH, phh_api.IMPORT_PATH}
 
     def largest_body(path: str, headers: Any, address: str) -> int:
         """What the server reads of a body before the app: 64 KB, an import's 4 MB when it
         may be the host's (web/host.py)."""
         if path in imports and may_be_host(app, address, headers.get("Authorization")):
-            return imports[path]
+            return MAX_IMPORT_BYTES
         return MAX_BODY_BYTES
 
     server = GuardedServer((host, port), app, connections(app), largest_body=largest_body,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -19,10 +18,8 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
-from dealer_assist.core.errors import ImportRefusedError
 from dealer_assist.games.registry import game_class
-from dealer_assist.services import history, storage
-from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.services import history
 from dealer_assist.services.integrity import readable_history
 from dealer_assist.services.people import pay_link
 from dealer_assist.web import charts, league, off_loop
@@ -31,12 +28,12 @@ from dealer_assist.web.api import (
     hide_cards,
     is_dealer,
     refuse_lone_surrogates,
-    table_urls,
 )
 from dealer_assist.web.damaged import LOCKED, damage_of, locked, page, with_sentences
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
-from dealer_assist.web.host import full_sentence, require_host
+from dealer_assist.web.host import require_host
+from dealer_assist.web.imports import import_body, store_import
 from dealer_assist.web.pages import imported_context
 from dealer_assist.web.records import public_steps
 from dealer_assist.web.state import table_state
@@ -45,10 +42,8 @@ bp = Blueprint("history", __name__)
 bp.register_blueprint(league.bp)  # the host's books across tables (R77, R78)
 
 IMPORT_PATH = "/api/tables/import"
-MAX_IMPORT_BYTES = 4 * 1024 * 1024  # ~25,000 records, dozens of nights; the rest of the API: 64 KB
 MAX_IMPORT_DEALS = 5_000
 MAX_DEAL_RECORDS = 2_000  # records in one deal (a real deal has tens)
-IMPORTS_AT_ONCE = threading.BoundedSemaphore(1)  # replaying a file is the one heavy request
 
 
 def import_size_problem(data: Any) -> str | None:
@@ -154,14 +149,7 @@ def export_json(table_id: str) -> ResponseReturnValue:
 @off_loop.view
 def import_table() -> ResponseReturnValue:
     require_host()
-    size = request.content_length
-    if size is not None and size > MAX_IMPORT_BYTES:
-        raise ApiError(413, f"The file is too large: an import has at most "
-                            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
-    request.max_content_length = MAX_IMPORT_BYTES
-    raw = request.get_data()
-    if not raw.strip():
-        raise ApiError(400, "The body is empty: send the file that export.json gave.")
+    raw = import_body("export.json")
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting
@@ -170,26 +158,7 @@ def import_table() -> ResponseReturnValue:
     problem = import_size_problem(data)
     if problem:
         raise ApiError(400, problem)
-    if not IMPORTS_AT_ONCE.acquire(blocking=False):
-        raise ApiError(503, "Another import is running: try again in a moment.",
-                       retry_after=2)
-    try:
-        rebuilt = history.rebuild(data)
-    except ImportRefusedError as err:
-        raise ApiError(400, str(err)) from None
-    finally:
-        IMPORTS_AT_ONCE.release()
-    table_id, token = new_table_id(), new_token()
-    try:
-        history.import_table(get_db(), table_id, hash_token(token), rebuilt)
-    except storage.StorageFull:
-        raise ApiError(507, full_sentence()) from None
-    response = jsonify({"id": table_id, "dealer_token": token, **table_urls(table_id, token),
-                        "deals": len(rebuilt.deals), "actions": len(rebuilt.actions)})
-    response.status_code = 201
-    response.headers["Location"] = f"/api/tables/{table_id}"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return store_import(lambda: history.rebuild(data))
 
 
 # --------------------------------------------------------------------------- pages

@@ -9,33 +9,27 @@ the dealer entered, which is also what an import needs to replay the deals.
 from __future__ import annotations
 
 import re
-import threading
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
-from dealer_assist.core.errors import ImportRefusedError
-from dealer_assist.services import history, phh, storage
+from dealer_assist.services import history, phh
 from dealer_assist.services import host as host_service
 from dealer_assist.services.auth import (
     bearer_token,
-    hash_token,
-    new_table_id,
-    new_token,
     throttled_sentence,
 )
 from dealer_assist.web import off_loop
-from dealer_assist.web.api import find_table, is_dealer, table_urls
+from dealer_assist.web.api import find_table, is_dealer
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_throttle
-from dealer_assist.web.host import SIMPLE_BODY_TYPES, current_key, full_sentence, require_host
+from dealer_assist.web.host import SIMPLE_BODY_TYPES, current_key, require_host
+from dealer_assist.web.imports import import_body, store_import
 
 bp = Blueprint("phh", __name__)
 
 MEDIA_TYPE = "application/toml"  # PHH is TOML
 IMPORT_PATH = "/api/tables/import.phhs"
-MAX_IMPORT_BYTES = 4 * 1024 * 1024  # as the JSON import
-IMPORTS_AT_ONCE = threading.BoundedSemaphore(1)  # replaying a file is the heavy request
 
 
 def sees_every_card(row: dict[str, object]) -> bool:
@@ -95,35 +89,9 @@ def import_phhs() -> ResponseReturnValue:
     if request.mimetype in SIMPLE_BODY_TYPES:
         raise ApiError(415, f"Send the file as {MEDIA_TYPE} (Content-Type: {MEDIA_TYPE}).")
     require_host()
-    size = request.content_length
-    if size is not None and size > MAX_IMPORT_BYTES:
-        raise ApiError(413, f"The file is too large: an import has at most "
-                            f"{MAX_IMPORT_BYTES // (1024 * 1024)} MB.")
-    request.max_content_length = MAX_IMPORT_BYTES
     try:
-        text = request.get_data().decode("utf-8")
+        text = import_body("export.phhs").decode("utf-8")
     except UnicodeDecodeError:
         raise ApiError(400, "The file is not UTF-8 text: send the export.phhs as it "
                             "came.") from None
-    if not text.strip():
-        raise ApiError(400, "The body is empty: send the file that export.phhs gave.")
-    if not IMPORTS_AT_ONCE.acquire(blocking=False):
-        raise ApiError(503, "Another import is running: try again in a moment.",
-                       retry_after=2)
-    try:
-        rebuilt = phh.rebuild(text)
-    except ImportRefusedError as err:
-        raise ApiError(400, str(err)) from None
-    finally:
-        IMPORTS_AT_ONCE.release()
-    table_id, token = new_table_id(), new_token()
-    try:
-        history.import_table(get_db(), table_id, hash_token(token), rebuilt)
-    except storage.StorageFull:
-        raise ApiError(507, full_sentence()) from None
-    response = jsonify({"id": table_id, "dealer_token": token, **table_urls(table_id, token),
-                        "deals": len(rebuilt.deals), "actions": len(rebuilt.actions)})
-    response.status_code = 201
-    response.headers["Location"] = f"/api/tables/{table_id}"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return store_import(lambda: phh.rebuild(text))
