@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from enum import Enum, StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar, TypeVar
 
 from dealer_assist.core.cards import Wilds
@@ -260,6 +260,15 @@ def rules_line(rules: Mapping[str, Any]) -> str:
     """The rules a game reads, in a line, as the between-deals screen lists a game:
     "No limit · blinds 1/2 · ante 1". Rules at their "nothing" (an ante of 0, no wild cards,
     a switch off) and rules the betting structure does not read are left out."""
+    try:
+        return _rules_line(tuple(rules.items()))
+    except TypeError:  # a value that cannot be hashed: worked out afresh
+        return _rules_line.__wrapped__(tuple(rules.items()))
+
+
+@lru_cache(maxsize=1024)  # every between-deals state lists every game's line; few differ
+def _rules_line(items: tuple[tuple[str, Any], ...]) -> str:
+    rules = dict(items)
     betting = rules.get("betting")
     bits: list[str] = []
     if betting is not None:

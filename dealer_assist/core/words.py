@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from dealer_assist.core.result import PotShare
 
@@ -44,7 +45,7 @@ def and_words(words: Sequence[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-_HAND_WORDS: tuple[tuple[str, str], ...] = (
+_HAND_WORDS_SOURCE: tuple[tuple[str, str], ...] = (
     (r"Royal flush", "a royal flush"),
     (r"Straight flush, (\w+) high", r"a \1-high straight flush"),
     (r"Five of a kind, (\w+)", r"five \1"),
@@ -59,12 +60,17 @@ _HAND_WORDS: tuple[tuple[str, str], ...] = (
 )
 
 
+_HAND_WORDS = tuple((re.compile(pattern), words) for pattern, words in _HAND_WORDS_SOURCE)
+_A_BEFORE_VOWEL = re.compile(r"\ba (?=[aeiou])")
+
+
+@lru_cache(maxsize=4096)  # a deck names a few thousand hands; every state names its winners'
 def hand_words(name: str) -> str:
     """A hand's name as said at the table: "four aces", "an ace-high flush"."""
     for pattern, words in _HAND_WORDS:
-        match = re.fullmatch(pattern, name)
+        match = pattern.fullmatch(name)
         if match:
-            return re.sub(r"\ba (?=[aeiou])", "an ", match.expand(words))
+            return _A_BEFORE_VOWEL.sub("an ", match.expand(words))
     return hand_phrase(name)
 
 

@@ -5,6 +5,7 @@ lists it; the rule itself (which game may follow which) is the table's
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from dealer_assist.core.deal import Totals
@@ -28,10 +29,22 @@ def deal_options(game: Game, totals: Totals) -> dict[str, Any]:
     return out
 
 
+# a table never changes: its menu, worked out for the dealer's state, serves the public one
+_MENUS: weakref.WeakKeyDictionary[Table, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
+
+
 def next_game_choices(table: Table) -> list[dict[str, Any]]:
     """``{"variant", "name", "current", "rules", "rules_line", "deal_options", "refusal"}`` for
     each game of the table's catalogue that may ever follow (a whole game is offered nowhere
-    but its own table, R71)."""
+    but its own table, R71). Each call gets lists and dicts of its own."""
+    menu = _MENUS.get(table)
+    if menu is None:
+        menu = _MENUS[table] = _work_out_menu(table)
+    return [{key: dict(value) if isinstance(value, dict) else value
+             for key, value in entry.items()} for entry in menu]
+
+
+def _work_out_menu(table: Table) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     totals = table.totals
     for kind in table.setup.catalogue.all():

@@ -7,9 +7,11 @@ cards appear only once the showdown has shown them. What a game adds is the game
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from dealer_assist.core.deal import PlayerStatus
+from dealer_assist.core.game import Game
 from dealer_assist.core.layouts import LayoutKind
 from dealer_assist.core.runout import deal_equity
 from dealer_assist.core.showdown import second_cell
@@ -18,10 +20,23 @@ from dealer_assist.services.dealers_choice import next_game_choices
 
 if TYPE_CHECKING:
     from dealer_assist.core.deal import Deal, Totals
-    from dealer_assist.core.game import Game
     from dealer_assist.core.table import Table
 
 LOG_LENGTH = 12
+
+
+@cache
+def games_that_wait() -> tuple[type[Game], ...]:
+    """The games that add to the state while another is dealt (R72): every state asks them,
+    so the others are left out once (benchmarks.md, "A game is one module")."""
+    return tuple(g for g in all_games()
+                 if g.waiting_state.__func__ is not Game.waiting_state.__func__)  # type: ignore[attr-defined]
+
+
+@cache
+def games_that_keep() -> tuple[type[Game], ...]:
+    """The games that keep a pot the pages show between deals (R28, R50)."""
+    return tuple(g for g in all_games() if any(pot.shown for pot in g.carried_pots))
 
 
 def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
@@ -76,7 +91,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
             state["run_twice"] = True
         state |= equity_state(deal)
     game.add_state(state, deal, totals)
-    for other in all_games():
+    for other in games_that_wait():
         other.waiting_state(state, totals, game)
     state["carried_pots"] = carried_pots_state(game, deal, totals)
     state["carried"] = deal.carry if deal else totals.carry
@@ -118,7 +133,7 @@ def carried_pots_state(game: Game, deal: Deal | None, totals: Totals) -> list[di
             "waiting": False, "words": f"{pot.title}: {amounts.get(pot.key, 0)}"}
            for pot in game.carried_pots if pot.shown]
     shown = {pot.key for pot in game.carried_pots}
-    for other in all_games():
+    for other in games_that_keep():
         waiting = other.waiting_amounts(totals)
         for pot in other.carried_pots:
             amount = waiting.get(pot.key, 0)
