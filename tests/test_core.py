@@ -514,7 +514,24 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
     assert missing == sorted(NOT_YET_BUILT), {n: NOT_YET_BUILT.get(n, "no test") for n in missing}
 
 
-NOT_YET_BUILT: dict[int, str] = {}
+NOT_YET_BUILT: dict[int, str] = {
+    79: "issue 29, stud night",
+    80: "issue 29, stud night",
+    81: "issue 29, stud night",
+    82: "issue 29, stud night",
+    83: "issue 29, stud night",
+    84: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
+    85: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
+    86: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
+    87: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
+    88: "issue 29, stud night",
+    89: "issue 31, a tournament night",
+    90: "issue 31, a tournament night",
+    91: "issue 31, a tournament night",
+    92: "issue 31, a tournament night",
+    93: "issue 31, a tournament night",
+    94: "issue 31, a tournament night",
+}
 
 
 def test_r9_a_cloned_deal_shares_nothing_mutable() -> None:
