@@ -82,10 +82,14 @@ def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int]
 
 
 def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
-                           seen: dict[str, int]) -> None:
+                           seen: dict[str, int],
+                           records: list[dict[str, Any]] | None = None) -> None:
+    """The deal's export (of ``records``, else its own) replays in PokerKit to our stacks,
+    the dealer's and the public's alike, but for the documented differences."""
     deal = t.deal
     assert deal is not None and t.deal_over
-    records = [a.to_json() for a in t.actions]
+    if records is None:
+        records = [a.to_json() for a in t.actions]
     base = Table.from_setup(t.setup).totals
     order = phh.phh_order(deal, True)
     ours = [deal.players[s].stack for s in order]
@@ -118,22 +122,61 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
         seen["odd chips as R7"] += 1
 
 
-def run_pokerkit(count: int, seed: int, variant: str = "texas_holdem") -> dict[str, int]:
+def run_pokerkit(count: int, seed: int, variant: str = "texas_holdem",
+                 *, tabled_again: bool = False) -> dict[str, int]:
+    """``count`` random deals exported and replayed in PokerKit; with ``tabled_again`` only
+    the deals where hands were tabled at the all-in (R67), their showdown naming every
+    tabled hand again, as a dealer may (the same cards are accepted)."""
     rng = random.Random(seed)
     seen: dict[str, int] = dict.fromkeys(
         ("same stacks", "odd chips as R7", "a short all-in raise is no raise"), 0)
     played = 0
     while played < count:
         d = reference.random_deal(rng, seed * 100_000 + played, variant)
-        played += 1
         if (variant, d.rules["betting"]) not in CODES:
+            played += not tabled_again
             continue  # PHH has no code for it: tested below, by our own import
         differences = reference.Differences()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t = reference.play(d, differences)
-        check_deal_in_pokerkit(t, d, differences.uncounted_raises, seen)
+        records = None
+        if tabled_again:
+            records = showdown_naming_tabled_hands(t)
+            if records is None:
+                continue
+            seen["two runs"] = seen.get("two runs", 0) + ("run_twice" in str(records))
+            fields = phh.deal_fields(t.setup, Table.from_setup(t.setup).totals, records,
+                                     number=1, started=None, full=True, first=[])
+            shown = [line.split()[0] for line in fields["actions"] if " sm " in line]
+            assert sorted(shown) == sorted(set(shown)), fields["actions"]  # each hand once
+        played += 1
+        check_deal_in_pokerkit(t, d, differences.uncounted_raises, seen, records)
     return seen
+
+
+def showdown_naming_tabled_hands(t: Table) -> list[dict[str, Any]] | None:
+    """The deal's records with its showdown naming every hand tabled at the all-in again (the
+    same cards); ``None`` where no hand was tabled or nobody showed down."""
+    deal = t.deal
+    assert deal is not None
+    records = [a.to_json() for a in t.actions]
+    if not deal.tabled or records[-1]["type"] != "showdown":
+        return None
+    tabled = {deal.players[seat].name: deal.players[seat].cards for seat in deal.tabled}
+    records[-1] = {**records[-1], "hands": {**records[-1].get("hands", {}), **tabled}}
+    return records
+
+
+@pytest.mark.parametrize("variant", ["texas_holdem", "omaha"])
+def test_r66_r67_a_hand_tabled_and_named_again_at_the_showdown_is_written_once(
+        variant: str) -> None:
+    """Issue 30: every hand tabled at the all-in and named again by the showdown is one sm
+    line (PokerKit refuses a hand shown twice: "Unable to repair the hand history"), and
+    PokerKit replays the export of Hold'em and Omaha deals so played, run once or twice, to
+    our stacks."""
+    seen = run_pokerkit(25, seed=30, variant=variant, tabled_again=True)
+    assert seen["same stacks"] >= 15 and seen["two runs"] >= 3, seen
 
 
 def test_r60_r61_every_exported_holdem_deal_replays_in_pokerkit_to_our_stacks() -> None:

@@ -312,7 +312,10 @@ class _Lines:
         deal = step.before.deal
         assert deal is not None
         record = step.shown
-        hands = record.get("hands") or {}
+        # R67: a hand tabled at the all-in is shown there once; the showdown may name it again
+        # (the same cards), and a second sm line for it is one PokerKit cannot replay
+        hands = {name: cards for name, cards in (record.get("hands") or {}).items()
+                 if deal.player(name).seat not in deal.tabled}
         shown = [f"{self.actor(deal, name)} sm {card_text(cards)}"
                  for name, cards in sorted(hands.items(),
                                            key=lambda item: self.number[
