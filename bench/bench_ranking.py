@@ -20,7 +20,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from dealer_assist.core import evaluator
 from dealer_assist.core.cards import FULL_DECK, JOKERS, is_wild
-from dealer_assist.core.hands import best_five, best_two_plus_three, rank_five, use_evaluator
+from dealer_assist.core.hands import (
+    best_five,
+    best_five_short_deck,
+    best_two_plus_three,
+    rank_five,
+    use_evaluator,
+)
+from dealer_assist.core.lowhands import LowRule, best_low, best_low_two_plus_three
 
 SEED = 20240607
 
@@ -90,6 +97,22 @@ def main(argv: list[str] | None = None) -> None:
             lambda d: best_two_plus_three(d[:2], d[2:], wilds="deuces"),
             _with_wild(rng, n, "deuces", FULL_DECK),
         ),
+        # R79: low hands and the short deck
+        ("best_low, ace-to-five, 7 cards", lambda d: best_low(d, LowRule.ACE_TO_FIVE),
+         _deals(rng, n, 7, FULL_DECK)),
+        ("best_low, eight or better, 7 cards",
+         lambda d: best_low(d, LowRule.EIGHT_OR_BETTER), _deals(rng, n, 7, FULL_DECK)),
+        ("best_low, deuce-to-seven, 5 cards", lambda d: best_low(d, LowRule.DEUCE_TO_SEVEN),
+         _deals(rng, n, 5, FULL_DECK)),
+        ("best_low, badugi, 4 cards", lambda d: best_low(d, LowRule.BADUGI),
+         _deals(rng, n, 4, FULL_DECK)),
+        ("best_low_two_plus_three, 8 or better, 4+5",
+         lambda d: best_low_two_plus_three(d[:4], d[4:], LowRule.EIGHT_OR_BETTER),
+         _deals(rng, n, 9, FULL_DECK)),
+        ("best_two_plus_three, 4+5 (its high half)",
+         lambda d: best_two_plus_three(d[:4], d[4:]), _deals(rng, n, 9, FULL_DECK)),
+        ("best_five_short_deck, 7 cards", best_five_short_deck,
+         _deals(rng, n, 7, tuple(c for c in FULL_DECK if c[0] in "6789TJQKA"))),
     ]
 
     print(f"Python {sys.version.split()[0]}, {n} deals per pass, median of {args.runs} passes")

@@ -154,11 +154,12 @@ def _ace_to_five_value(five: Sequence[str]) -> LowValue:
 def _best_ace_to_five(cards: Sequence[str], *, eight_or_better: bool) -> LowValue | None:
     """The five lowest different ranks, when there are five (ranks above the eight left out
     for eight or better); else, ace-to-five only, the best of every five (pairs and worse)."""
-    lowest: dict[int, str] = {}
-    for card in cards:
-        rank = _ACE_LOW[card[0]]
-        if rank not in lowest and (rank <= _EIGHT or not eight_or_better):
-            lowest[rank] = card
+    if eight_or_better:
+        lowest = _lowest_cards(cards)
+    else:
+        lowest = {}
+        for card in cards:
+            lowest.setdefault(_ACE_LOW[card[0]], card)
     if len(lowest) >= 5:
         return _ace_to_five_value([lowest[r] for r in sorted(lowest)[:5]])
     if eight_or_better:
@@ -259,13 +260,39 @@ def best_low_two_plus_three(
              for three in combinations(board, 3)]
     if rule == LowRule.DEUCE_TO_SEVEN:
         return _deuce_to_seven_value(fives)
-    eight_or_better = rule == LowRule.EIGHT_OR_BETTER
-    best: LowValue | None = None
-    for five in fives:
-        value = _best_ace_to_five(five, eight_or_better=eight_or_better)
-        if value is not None and (best is None or value > best):
-            best = value
-    return best
+    if rule == LowRule.EIGHT_OR_BETTER:
+        return _two_plus_three_eight_or_better(hole, board)
+    return _ace_to_five_value(min(fives, key=_ace_to_five_key))
+
+
+def _two_plus_three_eight_or_better(
+    hole: Sequence[str], board: Sequence[str]
+) -> LowValue | None:
+    """Two different hole ranks and three different board ranks, five different ranks in
+    all, none above the eight: the lowest such five, by their ranks alone (a card of each)."""
+    hole_low = _lowest_cards(hole)
+    board_low = _lowest_cards(board)
+    best: tuple[list[int], tuple[int, ...], tuple[int, ...]] | None = None
+    for two in combinations(sorted(hole_low), 2):
+        for three in combinations(sorted(board_low), 3):
+            ranks = {*two, *three}
+            if len(ranks) == 5:
+                key = sorted(ranks, reverse=True)
+                if best is None or key < best[0]:
+                    best = (key, two, three)
+    if best is None:
+        return None
+    return _ace_to_five_value([hole_low[r] for r in best[1]] + [board_low[r] for r in best[2]])
+
+
+def _lowest_cards(cards: Sequence[str]) -> dict[int, str]:
+    """A card of each rank up to the eight, by its ace-low rank."""
+    out: dict[int, str] = {}
+    for card in cards:
+        rank = _ACE_LOW[card[0]]
+        if rank <= _EIGHT and rank not in out:
+            out[rank] = card
+    return out
 
 
 def _rule(rule: object) -> LowRule:
