@@ -82,7 +82,9 @@ def split_high_low(
     ``high`` is the high score of every seat at the showdown, ``low`` its low score, or
     ``None`` for a seat with no qualifying low (a seat missing from ``low`` has none). A pot's
     players are its eligible seats at the showdown. Odd chips within a half go as R7 says
-    (``split``: ``seats`` seats, from ``first_seat`` round, or carried).
+    (``split``: ``seats`` seats, from ``first_seat`` round, or carried). A board run twice
+    (R66) is shared run by run: each run's halves of the pots with that run's scores, the
+    halving decided on each board by its own lows, as PokerKit decides it.
     """
     halved = any(score is not None for score in low.values())
     out: list[HighLowPot] = []
