@@ -3,7 +3,8 @@
 Random hands of every rule are valued by dealer-assist and by PokerKit (``RegularLowHand``,
 ``EightOrBetterLowHand``, ``OmahaEightOrBetterLowHand``, ``StandardLowHand``, ``BadugiHand``,
 ``ShortDeckHoldemHand``, each through ``from_game``); the two must order every pair of hands
-the same way (the better, or a tie) and play the same ranks. Every test runs once per
+the same way (the better, or a tie) and play the same ranks; up cards of fewer than five
+order as PokerKit's lookup for the lowest hand showing. Every test runs once per
 evaluator backend installed (pure always, eval7 when it imports): deuce-to-seven and the
 short deck are scored by the backend, and the backends must agree hand for hand.
 """
@@ -276,3 +277,24 @@ def test_r79_every_backend_gives_every_low_the_same_value(every_evaluator: str) 
             assert values() == here, other
     finally:
         use_evaluator(every_evaluator)
+
+
+def test_r79_up_cards_order_as_pokerkits_lowest_hand_showing() -> None:
+    """Fewer than five cards (a stud hand's up cards) are valued as they are: among hands of
+    as many cards, ace-to-five orders them as PokerKit's lookup for the lowest hand showing
+    (the razz opener from fourth street), pairs and trips against the hand."""
+    from pokerkit.state import _LowHandOpeningLookup  # the lookup PokerKit opens razz by
+
+    lookup = _LowHandOpeningLookup()
+    for size in (1, 2, 3, 4):
+        hands = random_hands(FULL_DECK, size, 400, 96 + size) + paired_hands(size, 300, 100 + size)
+        strength_by_score: dict[int, int] = {}
+        for hole, _ in hands:
+            mine = best_low(hole, LowRule.ACE_TO_FIVE)
+            assert mine is not None and sorted(mine.cards) == sorted(hole)
+            theirs = -lookup.get_entry("".join(hole)).index  # the lowest entry opens
+            assert strength_by_score.setdefault(mine.score, theirs) == theirs, hole
+        strengths = [strength_by_score[s] for s in sorted(strength_by_score)]
+        assert strengths == sorted(set(strengths)), size
+    assert low("Kc Qd", LowRule.ACE_TO_FIVE) > low("2c 2d", LowRule.ACE_TO_FIVE)
+    assert low("4c 2d Ah", LowRule.ACE_TO_FIVE).words == "4-2-A low"
