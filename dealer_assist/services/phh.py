@@ -312,9 +312,12 @@ class _Lines:
         deal = step.before.deal
         assert deal is not None
         record = step.shown
-        hands = record.get("hands") or {}
-        shown = [f"{self.actor(deal, name)} sm {card_text(cards)}"
-                 for name, cards in sorted(hands.items(),
+        # a hand shown is ``sm`` and its cards; one mucked, PHH's ``sm`` with none
+        lines = {name: f" {card_text(cards)}"
+                 for name, cards in (record.get("hands") or {}).items()}
+        lines.update(dict.fromkeys(record.get("muck") or (), ""))
+        shown = [f"{self.actor(deal, name)} sm{cards}"
+                 for name, cards in sorted(lines.items(),
                                            key=lambda item: self.number[
                                                deal.player(item[0]).seat])]
         if self.family:
@@ -322,7 +325,7 @@ class _Lines:
             self.show_lines(shown)
             return
         self.lines += shown
-        rest = {k: v for k, v in record.items() if k != "hands"}
+        rest = {k: v for k, v in record.items() if k not in ("hands", "muck")}
         if len(rest) > 1:
             self.lines.append(self.generic(deal, rest))
 
@@ -634,6 +637,9 @@ class _Reader:
             return {"type": "reveal", "cards": {cell: card for cell, card in
                                                 zip(cells, cards, strict=False)
                                                 if card != UNKNOWN}}
+        if verb == "sm" and not args:  # PHH's muck
+            extra.setdefault("muck", []).append(str(name))
+            return None
         if verb == "sm":
             shown[str(name)] = split_cards(args[0])
             return None
