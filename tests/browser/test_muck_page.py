@@ -1,55 +1,23 @@
 """Issue 32 on the tablet: a Muck tap on a hand's place at the showdown (R6), the refusal of a
 muck that leaves a pot with no hand, the result on the tablet and the phone; and a call the
-stack cannot cover offered as All in only. What a person sees is checked as the matrix checks
-it (tests/browser/look.py); with ``DEALER_ASSIST_SCREENSHOTS=<folder>`` the muck tap is saved
-as ``<view>-muck-<theme>.png``."""
+stack cannot cover offered as All in only. What a person sees at the muck tap is checked as
+the matrix checks it, on the tablet held both ways and the phone, in both themes (the all-in
+page's ``look``; with ``DEALER_ASSIST_SCREENSHOTS=<folder>`` saved as
+``<view>-muck-<theme>.png``)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from browser.felt import entered
-from browser.look import problems
+from browser.test_all_in_page import api, look
 
 pytestmark = pytest.mark.browser
 
 BOARD = ["b1", "b2", "b3", "b4", "b5"]
-VIEWS = (("tablet", {"width": 1024, "height": 768}),
-         ("tablet-upright", {"width": 768, "height": 1024}))
-
-
-def api(pages: Any, created: dict[str, Any], *bodies: dict[str, Any]) -> dict[str, Any]:
-    state: dict[str, Any] = {}
-    for body in bodies:
-        status, answer = pages.server.api("POST", f"/api/tables/{created['id']}/actions", body,
-                                          created["dealer_token"])
-        assert status == 200, (body, answer)
-        state = answer["state"]
-    return state
-
-
-def look(t: Page, stage: str) -> list[str]:
-    """The tablet held both ways, in both themes: what is wrong; saved where asked."""
-    found: list[str] = []
-    folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
-    for view, size in VIEWS:
-        t.set_viewport_size(size)
-        t.evaluate("window.scrollTo(0, 0)")
-        for theme in ("light", "dark"):
-            t.emulate_media(color_scheme=theme)
-            expect(t.locator("html")).to_have_attribute("data-theme", theme)
-            found += [f"{stage} {view} {theme}: {p}" for p in problems(
-                t, cells=BOARD, with_axe=view == "tablet")]
-            if folder:
-                Path(folder).mkdir(parents=True, exist_ok=True)
-                t.screenshot(path=str(Path(folder) / f"{view}-{stage}-{theme}.png"))
-    t.set_viewport_size(VIEWS[0][1])
-    return found
 
 
 def test_a_muck_tap_on_a_hand_and_the_short_call_as_all_in(pages: Any) -> None:
@@ -85,7 +53,7 @@ def test_a_muck_tap_on_a_hand_and_the_short_call_as_all_in(pages: Any) -> None:
     expect(t.locator('[data-place="p:Cy"]')).to_contain_text("Mucked")
     expect(t.locator('.area-grid button[data-group="p:Cy"]')).to_have_count(0)
     expect(t.locator('[data-action="showdown"]')).to_have_text("Show down \u2014 0 of 4 entered")
-    found = look(t, "muck")
+    found = look(pages, "muck", cells=BOARD)
 
     # Ann and Bob mucked too: refused, the sentence names a hand the main pot needs
     muck["Ann"].click()
