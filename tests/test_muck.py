@@ -34,15 +34,16 @@ def start(variant: str, players: list[Any], **rules: Any) -> Table:
     return act(t, type="next") if t.step()["kind"] == "next" else t
 
 
-def three_with_a_side_pot(variant: str = "texas_holdem") -> Table:
+def three_with_a_side_pot(variant: str = "texas_holdem", ann: int = 20, bet: int = 30,
+                          **rules: Any) -> Table:
     """Ann (20) all in pre-flop, Bob and Cy call; Bob bets 30 on the flop, Cy calls, then
     checks to the river: a main pot of 60 (all three) and a side pot of 60 (Bob, Cy)."""
-    t = start(variant, [{"name": "Ann", "stack": 20}, "Bob", "Cy"])
+    t = start(variant, [{"name": "Ann", "stack": ann}, "Bob", "Cy"], **rules)
     t = act(t, type="all_in", player="Ann")
     t = act(t, type="call", player="Bob")
     t = act(t, type="call", player="Cy")
     t = act(t, type="reveal", cards=NO_HELP[:3])
-    t = act(t, type="bet", player="Bob", amount=30)
+    t = act(t, type="bet", player="Bob", amount=bet)
     t = act(t, type="call", player="Cy")
     for card in NO_HELP[3:]:
         t = check_round(act(t, type="reveal", cards=[card]))
@@ -335,12 +336,22 @@ def test_the_api_takes_a_muck_and_the_history_says_it(make_table: Any) -> None:
 # ----------------------------------------------------------------------- PHH
 
 
-def test_r6_a_mucked_hand_is_written_as_phh_writes_a_muck_and_pokerkit_agrees() -> None:
-    """PHH's ``sm`` with no cards is a muck: PokerKit replays the export to our stacks, and the
-    app's import reads it back as the same showdown."""
-    t = three_with_a_side_pot()
+@pytest.mark.parametrize(("variant", "ann", "bob", "after"), [
+    # no limit: Ann's 20 all in, Bob bets 30: pots of 60 and 60
+    ("texas_holdem", ["As", "Ad"], ["Ks", "Kd"], {"Ann": 60, "Bob": 110, "Cy": 50}),
+    # pot limit (PHH's Omaha): Ann's 6 all in, Bob bets the pot, 18: pots of 18 and 36
+    ("omaha", ["As", "Ad", "4c", "6d"], ["Ks", "Kd", "8h", "8d"],
+     {"Ann": 18, "Bob": 112, "Cy": 76})])
+def test_r6_a_mucked_hand_is_written_as_phh_writes_a_muck_and_pokerkit_agrees(
+        variant: str, ann: list[str], bob: list[str], after: dict[str, int]) -> None:
+    """PHH's ``sm`` with no cards is a muck: PokerKit replays the export to our stacks (Ann's
+    aces take the main pot, Bob's kings the side pot, Cy's hand mucked), and the app's import
+    reads it back as the same showdown."""
+    t = (three_with_a_side_pot() if variant == "texas_holdem" else
+         three_with_a_side_pot(variant, ann=6, bet=18))
     base = Table.from_setup(t.setup).totals
-    t = act(t, type="showdown", muck=["Cy"], hands={"Ann": ["As", "Ad"], "Bob": ["Ks", "Kd"]})
+    t = act(t, type="showdown", muck=["Cy"], hands={"Ann": ann, "Bob": bob})
+    assert stacks(t) == after
     records = [a.to_json() for a in t.actions]
     for full in (True, False):
         fields = phh.deal_fields(t.setup, base, records, number=1, started=STARTED,
