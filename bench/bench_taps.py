@@ -103,7 +103,10 @@ class Dealer:
                     self.pick_cards(len(step["cells"]))
                 self.submit('[data-action="reveal"]')
             elif kind == "bet":
-                self.submit('[data-action="call"]' if step["to_call"] else '[data-action="check"]')
+                # a call the stack cannot cover is offered as All in only
+                verb = ("check" if not step["to_call"] else
+                        "call" if "call" in step["options"] else "all_in")
+                self.submit(f'[data-action="{verb}"]')
             elif kind == "pay":
                 self.submit('[data-action="pay"]')
             elif kind == "next":

@@ -194,3 +194,40 @@ def test_r5_in_fixed_limit_an_opening_all_in_below_the_bet_is_the_bet(variant: s
     assert (step["player"], step["options"]) == ("Bob", ["fold", "call", "raise"])
     t = act(t, type="raise", player="Bob", amount=3)
     assert stacks(t) == {"Ann": 97, "Bob": 95, "Cy": 0, "Di": 97}
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_r6_a_call_the_stack_cannot_cover_is_offered_as_all_in_only(variant: str) -> None:
+    """Bob bets 91 on the flop; Cy has 90 behind: his options are fold and all in (90), never
+    a call of 91; the call he may still send is the same all-in. Ann, with 100, may call."""
+    t = five_at_the_flop(variant, Cy=92)
+    t = act(t, type="bet", player="Bob", amount=91)
+    step = t.step()
+    assert (step["player"], step["to_call"], step["options"]) == ("Cy", 91, ["fold", "all_in"])
+    assert table_state(t, dealer=True)["step"]["options"] == ["fold", "all_in"]
+    called = act(t, type="call", player="Cy")
+    all_in = act(t, type="all_in", player="Cy")
+    assert stacks(called) == stacks(all_in)
+    assert stacks(all_in)["Cy"] == 0
+    assert table_state(all_in)["log"][-1] == "Cy calls 90 and is all in."
+    step = act(all_in, type="fold", player="Di").step()
+    assert (step["player"], step["options"]) == ("Ev", ["fold", "call", "raise", "all_in"])
+
+
+def test_r24_a_per_card_call_the_stack_cannot_cover_is_all_in_only() -> None:
+    """King's Pot (R24): a call of 10 per card on two cards costs 20; with 15 behind, the
+    offer is all in (7 per card, 14), and the odd chip stays in the stack."""
+    t = new_table("kings_pot", [{"name": "Ann", "stack": 100}, {"name": "Bob", "stack": 100},
+                                {"name": "Cy", "stack": 17}], {"ante": 1})
+    t = act(t, type="start_deal")
+    for name, count in (("Bob", 1), ("Cy", 2), ("Ann", 1)):
+        t = act(t, type="buy", player=name, count=count)
+    for name, cards in (("Bob", ["A"]), ("Cy", ["2", "3"]), ("Ann", ["4"])):
+        t = act(t, type="deal_cards", player=name, cards=cards)
+    t = act(t, type="reveal")
+    t = act(t, type="bet", player="Bob", amount=10)
+    step = t.step()
+    assert (step["player"], step["to_call_total"], step["options"]) == (
+        "Cy", 20, ["fold", "all_in"])
+    t = act(t, type="all_in", player="Cy")
+    assert stacks(t)["Cy"] == 1

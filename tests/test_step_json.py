@@ -9,7 +9,10 @@ reading the instruction's English), just before the core stopped importing the g
 guards; and again when a reveal at an all-in gained ``options``, ``players`` and
 ``hole_cards`` (R66, R67) and the random play took bomb pots, runs twice and tabled hands
 (issue 23): played with the random play of before, every trail was then the written one but
-for those three keys of those reveals.
+for those three keys of those reveals; and when a call the stack cannot cover came to be
+offered as all in only (issue 32): with the random play still sending that call, every trail
+was the written one but for the ``options`` of those betting steps; and when a showdown's
+step gained ``muckable`` (issue 32), every trail was the written one but for that key.
 """
 
 from __future__ import annotations

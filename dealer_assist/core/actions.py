@@ -78,7 +78,8 @@ FIELDS_OF: dict[ActionType, frozenset[str]] = {
         "raise": ("player", "amount"),
         "all_in": ("player",),
         "pay": ("player",),
-        "showdown": ("cells", "hands", "board"),  # and the game's places (``place_fields``)
+        # and the game's places (``place_fields``)
+        "showdown": ("cells", "hands", "board", "muck"),
         "draw": ("player", "card"),
         "run_twice": (),
         # the hands tabled, and the board cards turned whose faces were not entered yet
@@ -114,6 +115,7 @@ class Action:
     places: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     hands: tuple[tuple[str, tuple[str, ...]], ...] | None = None
     board: tuple[str, ...] | None = None
+    muck: tuple[str, ...] | None = None  # showdown: the players whose hands are mucked
     to: str | None = None  # adjust: who receives the chips
     note: str | None = None  # adjust: why, in the host's words
     variant: str | None = None  # start_deal: the game of this deal (dealer's choice, R71)
@@ -140,7 +142,7 @@ class Action:
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
-        for key in ("cards", "board"):
+        for key in ("cards", "board", "muck"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = list(value)
@@ -195,6 +197,7 @@ class Action:
             places=_places(body, place_fields),
             hands=_hands(body.get("hands")),
             board=_card_list(body, "board"),
+            muck=_names(body.get("muck")),
             to=_text(body, "to"),
             note=_note(body.get("note")),
             variant=_text(body, "variant"),
@@ -205,8 +208,8 @@ class Action:
         )
 
 
-_FIELDS = {"player", "count", "amount", "card", "cards", "cells", "hands", "board", "to",
-           "note", "variant", "straddle", "bomb_pot", "stack", "after"}
+_FIELDS = {"player", "count", "amount", "card", "cards", "cells", "hands", "board", "muck",
+           "to", "note", "variant", "straddle", "bomb_pot", "stack", "after"}
 MAX_NOTE = 200
 
 
@@ -285,6 +288,20 @@ def _cell_map(value: Any) -> tuple[tuple[str, str], ...] | None:
             raise InvalidActionError(f"{_short(cell)} is not a cell: cells are r1c1 to r5c5.")
         pairs.append((cell.strip().lower(), _card_text(card, cell)))
     return tuple(sorted(pairs))
+
+
+def _names(value: Any) -> tuple[str, ...] | None:
+    """A list of players' names (a showdown's ``muck``), each once, in the order given."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > 30:
+        raise InvalidActionError('muck must be a list of players, such as ["Cat"].')
+    names = []
+    for name in value:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_TEXT:
+            raise InvalidActionError(f"{_short(name)} is not a player's name.")
+        names.append(name.strip())
+    return tuple(dict.fromkeys(names))
 
 
 def _hands(value: Any) -> tuple[tuple[str, tuple[str, ...]], ...] | None:

@@ -93,7 +93,11 @@ def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
 def bet_actions(table: Table, step: Step, rng: random.Random) -> list[dict[str, Any]]:
     who = step.player
     actions: list[dict[str, Any]] = []
-    for option in step.options or ():
+    options = step.options or ()
+    for option in options:
+        if option == "all_in" and step.to_call and "call" not in options:
+            # a call the stack cannot cover is offered as all in only, and still accepted
+            actions.append({"type": "call", "player": who})
         if option in ("bet", "raise"):
             assert step.bet is not None
             low, high = step.bet.min_raise_to, step.bet.max_raise_to

@@ -74,9 +74,17 @@ class Limits:
             return False
         return self.most <= self.current or (self.can_raise and self.most <= self.largest)
 
+    @property
+    def short_call(self) -> bool:
+        """The stack is short of the call: calling puts it all in, so the call is offered
+        as All in alone, never as a call of more than the stack (R6)."""
+        return self.most < self.current
+
     def options(self) -> list[str]:
         if not (self.can_check or self.can_call):
             return ["fold"]  # R24: fold cards until the rest can be staked
+        if self.short_call:
+            return ["fold", "all_in"]
         options = ["fold", "check" if self.can_check else "call"]
         if self.can_raise:
             options.append(self.verb)

@@ -142,6 +142,7 @@ class PlayerStatus(StrEnum):
     FOLDED = "folded"
     ALL_IN = "all_in"
     OUT = "out"  # not dealt in this deal
+    MUCKED = "mucked"  # gave up the hand at the showdown, its cards never shown: it loses
 
 
 @dataclass

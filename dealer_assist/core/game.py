@@ -190,6 +190,8 @@ class Game(GameRules):
                 label = pot_label(index, len(pots))
                 sentences.append(f"{label} {pot.amount}: {cls.pot_words(pot, result)}.")
                 sentences += cls.odd_chip_sentences(pot, label)
+        if result.mucked:  # a hand given up at the showdown, its cards never shown
+            sentences.append(f"{and_words(result.mucked)} mucked.")
         return sentences + cls.result_extra_sentences(result)
 
     @classmethod

@@ -137,6 +137,7 @@ class Result:
     winners: list[str] | None = None
     winning_lines: list[str] | None = None
     uncontested: bool | None = None  # True: everyone else folded (R29)
+    mucked: list[str] | None = None  # the hands mucked at the showdown, in seat order
     # name -> what each player dealt in won or lost in the deal: their stack after it less
     # their stack before (a payout counts the player's own chips back; this does not)
     net: dict[str, int] | None = None
@@ -205,6 +206,7 @@ class Result:
             "winners": data.get("winners"),
             "winning_lines": data.get("winning_lines"),
             "uncontested": data.get("uncontested"),
+            "mucked": data.get("mucked"),
             "net": dict(data["net"]) if data.get("net") is not None else None,
         }
 
@@ -217,4 +219,5 @@ class Result:
 
 _OWN_FIELDS: dict[type[Result], tuple[str, ...]] = {}  # a subclass's own fields, in order
 _BASE_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
-_BASE_PLAIN = ("winners", "winning_lines", "uncontested", "net")  # already JSON as they are
+# already JSON as they are
+_BASE_PLAIN = ("winners", "winning_lines", "uncontested", "mucked", "net")

@@ -12,14 +12,14 @@ from typing import Protocol
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import Wilds
-from dealer_assist.core.deal import Deal, hand_place
+from dealer_assist.core.deal import Deal, Player, PlayerStatus, hand_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import HandValue, best_five, best_two_plus_three
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.pots import Pot
 from dealer_assist.core.result import ShownHand
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.core.words import hand_phrase, number_word
+from dealer_assist.core.words import hand_phrase, number_word, pot_label
 
 SECOND_RUN = ".2"  # R66: a cell of the second run is its first run's cell and this: "b4.2"
 
@@ -97,15 +97,45 @@ class ShowdownPhase(Phase):
                         f"{p.name}'s cards are tabled already as {' '.join(p.cards)}; undo "
                         "the show to change them.")
                 continue
-            if p.seat not in hands:
-                raise IllegalActionError(f"Enter {p.name}'s {count} hole cards.")
-            cards = [deal.parse(t) for t in hands[p.seat]]
+            cards = [deal.parse(t) for t in hands.get(p.seat, ())]
+            if not cards:
+                raise IllegalActionError(
+                    f"Enter {p.name}'s {count} hole cards, or muck {p.name}'s hand.")
             if len(cards) != count:
                 raise IllegalActionError(
                     f"{p.name} has {count} hole cards, not {len(cards)}."
                 )
             holes[p.seat] = cards
         return holes
+
+    @staticmethod
+    def muck_hands(deal: Deal, action: Action) -> list[Player]:
+        """The hands the dealer marks as mucked (``muck``), checked, then out of every pot:
+        a mucked hand loses, its cards never shown (R6)."""
+        mucked = [deal.player(name) for name in action.muck or ()]
+        given = {deal.player(name).seat for name, _ in action.hands or ()}
+        for p in mucked:
+            if not p.live:
+                raise IllegalActionError(
+                    f"{p.name} has no hand to muck: only a hand still in is mucked.")
+            if p.seat in deal.tabled:
+                raise IllegalActionError(
+                    f"{p.name}'s cards are tabled (R67): a tabled hand plays; undo the show "
+                    "to muck it.")
+            if p.seat in given:
+                raise IllegalActionError(
+                    f"{p.name}'s hand is both given and mucked: give its cards or muck it.")
+        check_pots_keep_a_hand(deal, mucked)
+        for p in mucked:
+            p.status = PlayerStatus.MUCKED
+            deal.log.append(f"{p.name} mucks.")
+        return sorted(mucked, key=lambda p: p.seat)
+
+    @staticmethod
+    def note_mucked(deal: Deal, mucked: list[Player]) -> None:
+        """The result says who mucked (after the showdown has made it)."""
+        if mucked and deal.result is not None:
+            deal.result.mucked = [p.name for p in mucked]
 
     @staticmethod
     def lay_down(deal: Deal, cells: dict[str, str], holes: dict[int, list[str]]) -> None:
@@ -121,6 +151,34 @@ class ShowdownPhase(Phase):
                 deal.revealed.append(cell_name)
         for seat, cards in holes.items():
             deal.players[seat].cards = cards
+
+
+def check_pots_keep_a_hand(deal: Deal, mucked: list[Player]) -> None:
+    """R6: no chips go to cards never shown, so every pot keeps a hand that is not mucked
+    (one shown, or tabled): the last hand left in a pot cannot be mucked."""
+    out = [p.seat for p in mucked]
+    pots = hands_of_pots(deal)
+    for index, hands in enumerate(pots):
+        if hands and hands <= set(out):
+            last = max(hands, key=out.index)  # the muck that left the pot without a hand
+            label = pot_label(index, len(pots)).lower()
+            raise IllegalActionError(f"{deal.players[last].name}'s hand is needed: no other "
+                                     f"hand is left in the {label}.")
+
+
+def hands_of_pots(deal: Deal) -> list[set[int]]:
+    """The seats of the hands in each pot, main pot first; in a game whose winner takes every
+    chip (R55), the one pot is every hand still in."""
+    if deal.game.one_pot:
+        return [{p.seat for p in deal.still_in()}]
+    return [{deal.stakes[i].owner for i in pot.eligible} for pot in deal.pots()]
+
+
+def muckable(deal: Deal, players: list[Player]) -> tuple[str, ...]:
+    """Which of ``players`` may be mucked, each alone: those who are never a pot's only
+    hand (the step says them, so that the pages offer Muck only there)."""
+    alone = {seat for hands in hands_of_pots(deal) if len(hands) == 1 for seat in hands}
+    return tuple(p.name for p in players if p.seat not in alone)
 
 
 class HandRule(Protocol):
@@ -216,9 +274,11 @@ class CardsShowdown(ShowdownPhase):
         given = (self.board_given(deal, action) if self.lines is None else
                  {cell: deal.parse(t) for cell, t in action.cells or ()})
         new = self.given_cells(deal, given)
+        mucked = self.muck_hands(deal, action)
         holes = self.hole_cards(deal, action, self.hole)
         self.lay_down(deal, new, holes)
         self.settle(deal)
+        self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
     def best_hand(self, deal: Deal, cards: list[str]) -> tuple[HandValue, list[str] | None]:
@@ -291,17 +351,18 @@ class CardsShowdown(ShowdownPhase):
 
     def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
-        names = [p.name for p in deal.still_in() if p.seat not in deal.tabled]
+        showing = [p for p in deal.still_in() if p.seat not in deal.tabled]
+        names = [p.name for p in showing]
         cells = (f" and the {self.cells_name}s not entered yet ({len(missing)})" if missing
                  else "")
         if not names:  # every hand tabled at the all-in (R67): the board is all that is left
             what = (f"enter the {self.cells_name}s not entered yet ({len(missing)})" if missing
                     else "tap Show down")
             return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=(),
-                        hole_cards=self.hole,
+                        hole_cards=self.hole, muckable=(),
                         instruction=f"Showdown: every hand is tabled; {what}.",
                         public="Showdown: every hand is tabled.")
         return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names),
-                    hole_cards=self.hole,
+                    hole_cards=self.hole, muckable=muckable(deal, showing),
                     instruction=f"Showdown: enter {self.shows} {', '.join(names)}{cells}.",
                     public="Showdown: " + ", ".join(names) + " show their hole cards.")

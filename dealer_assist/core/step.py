@@ -53,6 +53,7 @@ class Step:
     player: str | None = None
     cells: tuple[str, ...] | None = None  # the cells to turn or still to enter
     players: tuple[str, ...] | None = None  # who shows at a showdown
+    muckable: tuple[str, ...] | None = None  # a showdown's hands that may be mucked, each alone
     hole_cards: int | None = None
     to_call: int | None = None
     bet: BetOffer | None = None
@@ -77,6 +78,8 @@ class Step:
             out["players"] = list(self.players)
         if self.hole_cards is not None:
             out["hole_cards"] = self.hole_cards
+        if self.muckable is not None:
+            out["muckable"] = list(self.muckable)
         if self.to_call is not None:
             out["to_call"] = self.to_call
         b = self.bet

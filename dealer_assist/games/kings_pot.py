@@ -34,7 +34,7 @@ from dealer_assist.core.layouts import (
 from dealer_assist.core.phases import EndPhase, Phase, RevealPhase, check_turn
 from dealer_assist.core.result import PotShare, Result
 from dealer_assist.core.rules import Betting, HouseRules
-from dealer_assist.core.showdown import ShowdownPhase, settle_pots
+from dealer_assist.core.showdown import ShowdownPhase, muckable, settle_pots
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase, hand_words, winners_words
 
@@ -296,15 +296,17 @@ class KingsPotShowdown(ShowdownPhase):
         # the new grid cards and the king's hand in one check: either may hold the other's card
         deal.check_new_cards([*new.items(), *((KINGS_HAND.where, c) for c in kings)])
         check_rank_counts(deal, [*new.values(), *kings])
+        mucked = self.muck_hands(deal, action)  # its cards lose: no line they back is backed
         self.lay_down(deal, new, {})
         deal.places[KINGS_HAND.field] = kings
         settle_kings_pot(deal)
+        self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
     def step(self, deal: Deal) -> Step:
         missing = self.missing(deal)
         return Step(
-            StepKind.SHOWDOWN, cells=tuple(missing),
+            StepKind.SHOWDOWN, cells=tuple(missing), muckable=muckable(deal, deal.still_in()),
             instruction="Showdown: turn every card and enter "
                         + (f"the {len(missing)} grid cards not entered yet and " if missing
                            else "")

@@ -24,7 +24,7 @@ from dealer_assist.core.layouts import BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase, RevealPhase
 from dealer_assist.core.result import Result, ShownHand
 from dealer_assist.core.rules import OddChip
-from dealer_assist.core.showdown import ShowdownPhase, TwoFromHoleThreeFromBoard
+from dealer_assist.core.showdown import ShowdownPhase, TwoFromHoleThreeFromBoard, muckable
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import hand_phrase
 
@@ -387,6 +387,7 @@ class TwentyOneShowdown(ShowdownPhase):
 
     def handle(self, deal: Deal, action: Action) -> None:
         new = self.given_cells(deal, self.board_given(deal, action))
+        mucked = self.muck_hands(deal, action)
         holes = self.hole_cards(deal, action, 2)
         self.lay_down(deal, new, holes)
         board = [deal.grid[c] or "" for c in BOARD]
@@ -401,6 +402,7 @@ class TwentyOneShowdown(ShowdownPhase):
         names = " and ".join(deal.players[s].name for s in winners)
         deal.log.append(f"{names} win{'s' if len(winners) == 1 else ''} with "
                         f"{hand_phrase(values[winners[0]].name)}.")
+        self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
     @staticmethod
@@ -420,7 +422,7 @@ class TwentyOneShowdown(ShowdownPhase):
     def step(self, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
         return Step(StepKind.SHOWDOWN, cells=tuple(self.missing(deal)),
-                    players=tuple(names), hole_cards=2,
+                    players=tuple(names), hole_cards=2, muckable=muckable(deal, deal.still_in()),
                     instruction="Showdown: enter the two cards of " + ", ".join(names)
                                 + " and the board.",
                     public="Showdown: " + ", ".join(names) + " show their two cards.")

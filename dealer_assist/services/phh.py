@@ -313,11 +313,14 @@ class _Lines:
         assert deal is not None
         record = step.shown
         # R67: a hand tabled at the all-in is shown there once; the showdown may name it again
-        # (the same cards), and a second sm line for it is one PokerKit cannot replay
-        hands = {name: cards for name, cards in (record.get("hands") or {}).items()
+        # (the same cards), and a second sm line for it is one PokerKit cannot replay.
+        # A hand shown is ``sm`` and its cards; one mucked, PHH's ``sm`` with none
+        lines = {name: f" {card_text(cards)}"
+                 for name, cards in (record.get("hands") or {}).items()
                  if deal.player(name).seat not in deal.tabled}
-        shown = [f"{self.actor(deal, name)} sm {card_text(cards)}"
-                 for name, cards in sorted(hands.items(),
+        lines.update(dict.fromkeys(record.get("muck") or (), ""))
+        shown = [f"{self.actor(deal, name)} sm{cards}"
+                 for name, cards in sorted(lines.items(),
                                            key=lambda item: self.number[
                                                deal.player(item[0]).seat])]
         if self.family:
@@ -325,7 +328,7 @@ class _Lines:
             self.show_lines(shown)
             return
         self.lines += shown
-        rest = {k: v for k, v in record.items() if k != "hands"}
+        rest = {k: v for k, v in record.items() if k not in ("hands", "muck")}
         if len(rest) > 1:
             self.lines.append(self.generic(deal, rest))
 
@@ -637,6 +640,9 @@ class _Reader:
             return {"type": "reveal", "cards": {cell: card for cell, card in
                                                 zip(cells, cards, strict=False)
                                                 if card != UNKNOWN}}
+        if verb == "sm" and not args:  # PHH's muck
+            extra.setdefault("muck", []).append(str(name))
+            return None
         if verb == "sm":
             shown[str(name)] = split_cards(args[0])
             return None

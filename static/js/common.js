@@ -187,9 +187,24 @@ const DA = (() => {
     if (!placesBox) return;
     clear(placesBox);
     for (const place of g.places || []) placesBox.append(placeEl(s, place, entry));
-    for (const hand of (entry && entry.hands) || []) {
-      placesBox.append(placeBox(hand.title, hand.id, hand.slots.map((id) => slotEl(id, null, entry))));
+    for (const hand of (entry && entry.hands) || []) placesBox.append(handPlace(hand, entry));
+  }
+
+  /* A hand being entered: its places (or, where the dealer knows them already, its cards),
+   * and where the step allows it a Muck tap (R6): pressed, the hand is given up unseen. */
+  function handPlace(hand, entry) {
+    const mucked = !!(hand.muck && hand.muck.mucked);
+    const cards = mucked ? [h("span.place-mucked", { text: "Mucked: loses, cards unseen" })]
+      : hand.slots.length ? hand.slots.map((id) => slotEl(id, null, entry))
+        : hand.known.map((c) => h("span.place-card", null, cardEl(c)));
+    const box = placeBox(hand.title, hand.id, cards);
+    if (hand.muck) {
+      box.classList.toggle("mucked", mucked);
+      box.append(h("button.btn.muck", { type: "button", "aria-pressed": String(mucked),
+        "aria-label": `Muck ${hand.title}`, dataset: { muck: hand.muck.name },
+        onclick: () => entry.onMuck(hand.muck.name) }, "Muck"));
     }
+    return box;
   }
 
   function layoutEl(s, g, entry) {
@@ -328,7 +343,7 @@ const DA = (() => {
 
   // ------------------------------------------------------------------ players
   // in the deal is the usual case: only the other ones are said
-  const STATUS_WORDS = { in: "", folded: "Folded", all_in: "All in" };
+  const STATUS_WORDS = { in: "", folded: "Folded", all_in: "All in", mucked: "Mucked" };
   const BLIND_WORDS = { small: "SB", big: "BB", blind: "Blind", straddle: "Straddle" };
 
   function between(s) {

@@ -23,7 +23,7 @@
   }
   function saveDraft(e) {
     if (!e || !drafts) return;
-    drafts.steps[e.key] = { values: { ...e.values } };
+    drafts.steps[e.key] = { values: { ...e.values }, mucked: { ...e.mucked } };
     try { localStorage.setItem(DRAFT_KEY, JSON.stringify(drafts)); } catch (err) { /* kept in memory */ }
   }
 
@@ -75,7 +75,15 @@
       for (const place of g.places || []) {
         if (!(s[place.field] && s[place.field].length)) hand(place.id, place.title, place.cards, { field: place.field, gamePlace: true });
       }
-      for (const name of step.players || []) hand(`p:${name}`, `${name}'s hand`, step.hole_cards || 2, { player: name });
+      // a hand the step lets be mucked (R6) gets a Muck tap on its place; where the players'
+      // cards are already known (bought cards, R23) the place shows them and only the tap
+      const muckable = new Set(step.muckable || []);
+      for (const name of step.players || []) hand(`p:${name}`, `${name}'s hand`, step.hole_cards || 2, { player: name, muckable: muckable.has(name) });
+      for (const name of muckable) {
+        if ((step.players || []).includes(name)) continue;
+        const p = (s.players || []).find((q) => q.name === name) || {};
+        groups.push({ id: `m:${name}`, title: `${name}'s cards`, slots: [], player: name, muckable: true, known: p.live_cards || [] });
+      }
     }
     return groups;
   }
@@ -99,7 +107,9 @@
     const draft = drafts.steps[key] || { values: {} };
     const values = {};
     for (const id of order) if (draft.values[id]) values[id] = draft.values[id];
-    entry = { key, groups, order, slots, values, active: null, typed: {}, bad: "" };
+    const mucked = {};
+    for (const grp of groups) if (grp.muckable && (draft.mucked || {})[grp.player]) mucked[grp.player] = true;
+    entry = { key, groups, order, slots, values, mucked, active: null, typed: {}, bad: "" };
     entry.active = nextEmpty(entry, 0);
     return entry;
   }
@@ -108,9 +118,20 @@
     const n = e.order.length;
     for (let i = 0; i < n; i++) {
       const id = e.order[(from + i) % n];
-      if (!e.values[id]) return id;
+      if (!e.values[id] && !isMucked(e, id)) return id;
     }
     return null;
+  }
+
+  // a place of a hand marked mucked: nothing to enter there
+  function isMucked(e, id) {
+    const grp = groupOf(e, id);
+    return !!(grp && grp.player && e.mucked[grp.player]);
+  }
+
+  // the places still asked for: every one but those of the hands mucked
+  function asked(e) {
+    return e.order.filter((id) => !isMucked(e, id));
   }
 
   function groupOf(e, id) {
@@ -145,6 +166,25 @@
 
   // ------------------------------------------------------------------ taps
   let redraw = () => {};
+
+  /* Muck (R6): the hand is given up unseen; its places empty and are passed over. Again:
+   * the hand is asked for again. */
+  function toggleMuck(name) {
+    const e = entry;
+    if (!e) return;
+    const grp = e.groups.find((g) => g.muckable && g.player === name);
+    if (!grp) return;
+    if (e.mucked[name]) delete e.mucked[name];
+    else {
+      e.mucked[name] = true;
+      for (const slot of grp.slots) delete e.values[slot.id];
+      delete e.typed[grp.id];
+    }
+    if (!e.active || isMucked(e, e.active)) e.active = nextEmpty(e, 0);
+    e.bad = "";
+    saveDraft(e);
+    redraw();
+  }
 
   function tapPlace(id) {
     const e = entry;
@@ -209,8 +249,9 @@
     const labels = {};
     for (const id of e.order) labels[id] = e.slots[id].label;
     const hands = e.groups.filter((g) => !g.onLayout && !g.gamePlace)
-      .map((g) => ({ id: g.id, title: g.title, slots: g.slots.map((x) => x.id) }));
-    return { values: e.values, active: e.active, open: new Set(e.order), labels, hands, onTap: tapPlace };
+      .map((g) => ({ id: g.id, title: g.title, slots: g.slots.map((x) => x.id), known: g.known || [],
+        muck: g.muckable ? { name: g.player, mucked: !!e.mucked[g.player] } : null }));
+    return { values: e.values, active: e.active, open: new Set(asked(e)), labels, hands, onTap: tapPlace, onMuck: toggleMuck };
   }
 
   /* After drawFelt: each open place says its group and its place in the order (the tests and
@@ -258,7 +299,7 @@
     const e = entryFor(s);
     const wrap = h("div.entry");
     // where the next card picked goes (the record button above counts what is entered)
-    const all = e.order.every((id) => e.values[id]);
+    const all = asked(e).every((id) => e.values[id]);
     const here = e.active ? e.slots[e.active].label : null;
     wrap.append(h("p.entry-hint#entry-hint", null,
       all && !e.changing ? "Every card is entered."
@@ -312,7 +353,10 @@
       return { type: "draw", player: step.player, card };
     }
     const body = { type: "showdown" };
+    const muck = e.groups.filter((grp) => grp.muckable && e.mucked[grp.player]).map((grp) => grp.player);
+    if (muck.length) body.muck = muck;
     for (const grp of e.groups) {
+      if (grp.player && e.mucked[grp.player]) continue;
       const values = valuesOf(e, grp.id);
       if (grp.id === "cells" && g.layout.kind === "board") {
         if (values.some((c) => !c)) return "Enter every board card not entered yet.";
@@ -322,7 +366,7 @@
         grp.slots.forEach((slot, i) => { if (values[i]) body.cells[slot.id] = values[i]; });
       } else if (grp.field) {
         body[grp.field] = values.filter(Boolean);
-      } else if (grp.player) {
+      } else if (grp.player && grp.slots.length) {
         body.hands = body.hands || {};
         body.hands[grp.player] = values.filter(Boolean);
       }
@@ -351,7 +395,7 @@
 
   function entered(s) {
     const e = entryFor(s);
-    return e.order.filter((id) => e.values[id]).length;
+    return asked(e).filter((id) => e.values[id]).length;
   }
 
   DA.entry = {
@@ -363,7 +407,7 @@
       return e;
     },
     feltEntry, markFelt, panelEl, recordBody, entered,
-    size: (s) => entryFor(s).order.length,
+    size: (s) => asked(entryFor(s)).length,
     // R67: enter the hands tabled (``"show"``) or the cards turned (null)
     setMode(next) { mode = next; },
     mode: () => mode,

@@ -41,7 +41,7 @@ def test_showdown_entries_survive_a_refusal_a_reload_and_an_undo(pages: Any) -> 
     expect(t.locator(f'.picker button.pick[data-card="{cards[0]}"]')).to_be_disabled()
     # a refused submit (Bob's cards missing) keeps every card entered
     tap(t, '[data-action="showdown"]')
-    expect(t.locator("#error-text")).to_have_text("Bob has 2 hole cards, not 0.")
+    expect(t.locator("#error-text")).to_have_text("Enter Bob's 2 hole cards, or muck Bob's hand.")
     assert entered(t, "cells") == cards[:25]
     assert entered(t, "p:Ann") == cards[25:27]
     # so does a reload
