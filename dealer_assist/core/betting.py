@@ -327,6 +327,12 @@ class BettingPhase(Phase):
         return ("check", "call", "bet", "raise", "all_in", "fold", "bring_in")
 
     def handle(self, deal: Deal, action: Action) -> None:
+        rnd = deal.round
+        if action.type == "bring_in" and rnd is not None and rnd.bring_in and rnd.why \
+                and deal.turn is not None:
+            who = deal.player(action.player)
+            if who.seat != deal.turn:  # R81: the cards say who brings in
+                raise IllegalActionError(f"{who.name} cannot bring in. {rnd.why}")
         p = check_turn(deal, action)
         if action.type == "bring_in":
             limits(deal, p).verify_bring_in()

@@ -1,0 +1,228 @@
+"""Seven-Card Stud (R81), Razz (R82) and Stud Hi-Lo (R83, R80), dealt by hand: who brings in
+and why, who acts first on each street, the bets' sizes, the showdown of the down cards, exact
+chips and the words the dealer sees; through the JSON API too (R88)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from conftest import Dealer
+from table_helpers import act, refuse
+
+from dealer_assist.core.errors import SetupError
+from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
+from dealer_assist.web.state import table_state
+
+STUD = "seven_card_stud"
+
+
+def street(t: Table, cards: dict[str, str]) -> Table:
+    return act(t, type="reveal", cards=cards)
+
+
+def checks(t: Table) -> Table:
+    """Everyone to act checks, or calls, until the round is over."""
+    while t.step()["kind"] == "bet":
+        step = t.step()
+        t = act(t, type="check" if "check" in step["options"] else "call", player=step["player"])
+    return t
+
+
+def third_street(variant: str = STUD, names: tuple[str, ...] = ("Ann", "Bob", "Cy"),
+                 up: tuple[str, ...] = ("Kd", "2c", "2d"), rules: dict[str, Any] | None = None
+                 ) -> Table:
+    t = new_table(variant, list(names), rules or {})
+    t = act(t, type="start_deal")
+    return street(t, dict(zip(names, up, strict=True)))
+
+
+# ------------------------------------------------------------------- R81: the bring-in
+def test_r81_the_lowest_up_card_brings_in_ties_by_suit_and_says_why() -> None:
+    t = third_street(up=("Kd", "2d", "2c"))  # two deuces: clubs is lower than diamonds
+    step = t.step()
+    assert (step["player"], step["options"]) == ("Cy", ["bring_in", "bet"])
+    assert step["why"] == "Cy brings in: two of clubs, the lowest up card."
+    assert step["instruction"] == "Third street: Cy: bring in 1 or complete to 2."
+    assert step["min_raise_to"] == step["max_raise_to"] == 2  # the small bet completes
+
+
+def test_r81_only_the_bring_in_or_its_completion_and_a_clear_sentence_otherwise() -> None:
+    t = third_street()  # Bob has the 2 of clubs
+    refuse(t, "Ann cannot bring in. Bob brings in: two of clubs, the lowest up card.",
+           type="bring_in", player="Ann")
+    refuse(t, "Bob cannot check: Bob brings in 1 or completes to 2 first.",
+           type="check", player="Bob")
+    refuse(t, "Bob cannot fold: Bob brings in 1 or completes to 2 first.",
+           type="fold", player="Bob")
+    refuse(t, "in fixed limit this round it is bet to 2", type="bet", player="Bob", amount=3)
+
+
+def test_r81_the_bring_in_is_half_the_small_bet_by_default_or_the_house_rule() -> None:
+    t = third_street(rules={"small_bet": 10, "big_bet": 20, "ante": 2})
+    assert [p.stack for p in t.deal.players] == [98, 98, 98]  # type: ignore[union-attr]
+    t = act(t, type="bring_in", player="Bob")
+    assert t.deal.players[1].stack == 93  # type: ignore[union-attr]
+    assert t.step()["to_call"] == 5 and t.step()["min_raise_to"] == 10
+    t = third_street(rules={"small_bet": 10, "big_bet": 20, "bring_in": 3})
+    t = act(t, type="bring_in", player="Bob")
+    assert t.deal.players[1].stack == 96  # type: ignore[union-attr]  # ante 1, bring-in 3
+    with pytest.raises(SetupError, match=r"The bring-in \(4\) must be less than the small bet"):
+        new_table(STUD, ["Ann", "Bob"], {"small_bet": 4, "bring_in": 4})
+
+
+def test_r81_a_completion_is_the_bet_then_three_raises_the_bring_in_not_counted() -> None:
+    t = third_street(names=("Ann", "Bob", "Cy", "Dee", "Eve"),
+                     up=("Kd", "2c", "9h", "Ts", "Jd"))
+    t = act(t, type="bring_in", player="Bob")
+    step = t.step()
+    assert (step["player"], step["options"]) == ("Cy", ["fold", "call", "bet"])
+    refuse(t, "Cy cannot raise a bring-in: complete it with a bet to 2.",
+           type="raise", player="Cy", amount=2)
+    t = act(t, type="bet", player="Cy", amount=2)  # completes: the round's bet
+    t = act(t, type="raise", player="Dee", amount=4)
+    t = act(t, type="raise", player="Eve", amount=6)
+    t = act(t, type="raise", player="Ann", amount=8)  # the third raise
+    step = t.step()
+    assert (step["player"], step["options"]) == ("Bob", ["fold", "call"])
+    refuse(t, "a round allows one bet and three raises", type="raise", player="Bob", amount=10)
+    for name in ("Bob", "Cy", "Dee", "Eve"):
+        t = act(t, type="call", player=name)
+    assert t.step()["kind"] == "reveal"
+    assert [p.stack for p in t.deal.players] == [91] * 5  # type: ignore[union-attr]
+    assert t.deal.pot_total() == 45  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------- R81: who acts first, bet sizes
+def test_r81_from_fourth_street_the_best_hand_showing_acts_first_ties_from_the_dealers_left(
+) -> None:
+    t = third_street(names=("Ann", "Bob", "Cy", "Dee"), up=("Kd", "2c", "9h", "9s"))
+    t = checks(act(t, type="bring_in", player="Bob"))
+    t = street(t, {"Ann": "3d", "Bob": "Ac", "Cy": "9d", "Dee": "9c"})
+    step = t.step()
+    assert step["player"] == "Cy" and step["round"] == "Fourth street"
+    assert step["why"] == "Cy acts first: a pair of nines, the best hand showing."
+    # Cy and Dee both show a pair of nines: Ann deals the first deal, and from her left
+    # (Bob, Cy, Dee) Cy comes first
+    assert step["min_raise_to"] == 2  # small bets on fourth street
+    t = checks(t)
+    t = street(t, {"Ann": "Kh", "Bob": "4c", "Cy": "5d", "Dee": "6c"})
+    step = t.step()
+    assert step["why"] == "Ann acts first: a pair of kings, the best hand showing."
+    assert step["min_raise_to"] == 4  # big bets from fifth street
+
+
+def test_r81_equal_hands_showing_go_to_the_first_from_the_dealers_left() -> None:
+    t = third_street(names=("Ann", "Bob", "Cy"), up=("Kd", "2c", "Ks"))
+    t = checks(act(t, type="bring_in", player="Bob"))
+    t = street(t, {"Ann": "7d", "Bob": "3c", "Cy": "7s"})
+    # Ann deals the first deal: Bob is left of her, then Cy, then Ann; Cy's K-7 equals Ann's
+    assert t.step()["why"] == "Cy acts first: king-seven, the best hand showing."
+
+
+def test_r81_the_showdown_asks_for_three_down_cards_and_pays_the_best_five_of_seven() -> None:
+    t = third_street()
+    t = checks(act(t, type="bring_in", player="Bob"))
+    for up in ({"Ann": "Kh", "Bob": "3c", "Cy": "9d"}, {"Ann": "5h", "Bob": "4c", "Cy": "Td"},
+               {"Ann": "6h", "Bob": "7c", "Cy": "Jd"}):
+        t = checks(street(t, up))
+    step = t.step()
+    assert step["instruction"] == ("Seventh street: deal one card down to each player still "
+                                   "in, then tap Next.")
+    t = checks(act(t, type="next"))
+    step = t.step()
+    assert (step["kind"], step["players"], step["hole_cards"]) == (
+        "showdown", ["Ann", "Bob", "Cy"], 3)
+    assert step["instruction"] == "Showdown: enter the three down cards of Ann, Bob and Cy."
+    refuse(t, "Cy has 3 hole cards, not 2.", type="showdown",
+           hands={"Ann": ["As", "Ad", "3h"], "Bob": ["5c", "6c", "8c"], "Cy": ["Qs", "Qd"]})
+    refuse(t, "K♦ is entered twice: Ann's up cards and Cy's hand.", type="showdown",
+           hands={"Ann": ["As", "Ad", "3h"], "Bob": ["5c", "6c", "8c"], "Cy": ["Qs", "Qd", "Kd"]})
+    t = act(t, type="showdown", hands={"Ann": ["As", "Ad", "3h"], "Bob": ["5c", "6c", "8c"],
+                                       "Cy": ["Qs", "Qd", "Qh"]})
+    result = t.deal.result  # type: ignore[union-attr]
+    assert result is not None
+    assert result.payouts == {"Bob": 6}  # antes 3, bring-in 1 called twice
+    assert result.hands["Bob"].hand == "Straight flush, eight high"
+    assert result.hands["Ann"].cards == ["As", "Ad", "Kd", "Kh", "6h"]
+    assert t.game.result_sentences(result) == ["Pot 6: Bob, an eight-high straight flush."]
+    assert [p.stack for p in t.deal.players] == [98, 104, 98]  # type: ignore[union-attr]
+
+
+def test_r81_up_cards_are_public_down_cards_are_not() -> None:
+    t = third_street()
+    public = table_state(t)
+    assert [p["up"] for p in public["players"]] == [["Kd"], ["2c"], ["2d"]]
+    assert all("hand" not in p for p in public["players"])
+    assert public["step"]["why"] == "Bob brings in: two of clubs, the lowest up card."
+    before = table_state(new_table(STUD, ["Ann", "Bob"]))
+    assert [p["up"] for p in before["players"]] == [[], []]
+
+
+def test_r81_every_new_up_card_is_entered_once_by_player() -> None:
+    t = act(new_table(STUD, ["Ann", "Bob", "Cy"]), type="start_deal")
+    refuse(t, re.escape("Enter every new up card (third street): Cy's is missing."),
+           type="reveal", cards={"Ann": "Kd", "Bob": "2c"})
+    refuse(t, "2♣ is entered twice: Ann's up cards and Bob's up cards.",
+           type="reveal", cards={"Ann": "2c", "Bob": "2c", "Cy": "3c"})
+    refuse(t, "There is no player called Dee at this table.",
+           type="reveal", cards={"Ann": "Kd", "Bob": "2c", "Cy": "3c", "Dee": "4c"})
+    refuse(t, "Give each player's up card by name", type="reveal", cards=["Kd", "2c", "3c"])
+    t = act(t, type="reveal", cards={"ann": "Kd", "BOB": "2c", "Cy": "3c"})
+    t = act(act(t, type="bring_in", player="Bob"), type="fold", player="Cy")
+    t = act(t, type="call", player="Ann")
+    refuse(t, "Cy is not in the hand: no up card for them.",
+           type="reveal", cards={"Ann": "Kh", "Bob": "3d", "Cy": "4d"})
+
+
+def test_r81_eight_players_to_seventh_street_share_one_card_in_the_middle() -> None:
+    names = [f"P{i}" for i in range(8)]
+    ranks = "23456789"
+    t = act(new_table(STUD, names), type="start_deal")
+    for suit in "cdhs":
+        t = street(t, {n: ranks[i] + suit for i, n in enumerate(names)})
+        step = t.step()
+        if "bring_in" in step["options"]:
+            t = act(t, type="bring_in", player=step["player"])
+        t = checks(t)
+    step = t.step()
+    assert (step["kind"], step["cells"]) == ("reveal", ["c1"])  # 52 - 48 = 4 cards for 8
+    assert step["instruction"] == ("Seventh street: too few cards are left for everyone: turn "
+                                   "one face up in the middle for all, then enter it.")
+    t = checks(act(t, type="reveal", cards={"c1": "As"}))
+    step = t.step()
+    assert step["hole_cards"] == 2  # two down cards each, the middle card is everyone's
+    cards = iter(["Ts", "Th", "Td", "Tc", "Js", "Jh", "Jd", "Jc", "Qs", "Qh", "Qd", "Qc",
+                  "Ks", "Kh", "Kd", "Kc"])
+    t = act(t, type="showdown", hands={n: [next(cards), next(cards)] for n in names})
+    result = t.deal.result  # type: ignore[union-attr]
+    assert result is not None
+    # P7's four nines beat P6's four eights, with the ace in the middle as the kicker; the
+    # pot is the eight antes and the eight bring-ins called
+    assert result.payouts == {"P7": 16}
+    assert result.hands["P7"].hand == "Four of a kind, nines"
+    assert result.hands["P7"].cards == ["9c", "9d", "9h", "9s", "As"]
+
+
+# ----------------------------------------------------------------- the JSON API
+def test_r81_r88_a_stud_deal_through_the_json_api(make_table: Any) -> None:
+    dealer: Dealer = make_table(STUD, ["Ann", "Bob", "Cy"], {"ante": 2, "small_bet": 4,
+                                                              "big_bet": 8})
+    state = dealer.run({"type": "start_deal"})
+    assert state["step"]["kind"] == "reveal" and state["step"]["players"] == ["Ann", "Bob", "Cy"]
+    state = dealer.run({"type": "reveal", "cards": {"Ann": "Kd", "Bob": "2c", "Cy": "9d"}})
+    assert state["step"]["why"] == "Bob brings in: two of clubs, the lowest up card."
+    dealer.refuse({"type": "bring_in", "player": "Cy"},
+                  "Cy cannot bring in. Bob brings in: two of clubs, the lowest up card.")
+    state = dealer.run({"type": "bring_in", "player": "Bob"},
+                       {"type": "bet", "player": "Cy", "amount": 4},
+                       {"type": "fold", "player": "Ann"}, {"type": "call", "player": "Bob"})
+    assert [p["up"] for p in state["players"]] == [["Kd"], ["2c"], ["9d"]]
+    state = dealer.run({"type": "reveal", "cards": {"Bob": "2h", "Cy": "Ad"}})
+    assert state["step"]["why"] == "Bob acts first: a pair of twos, the best hand showing."
+    state = dealer.run({"type": "bet", "player": "Bob", "amount": 4},
+                       {"type": "fold", "player": "Cy"})
+    assert state["result"]["winners"] == ["Bob"]
+    assert dealer.stacks() == {"Ann": 98, "Bob": 108, "Cy": 94}
