@@ -22,7 +22,19 @@ from flask.testing import FlaskClient
 from flask_socketio import SocketIO
 from listeners import Listener
 
+from dealer_assist.core import evaluator
+from dealer_assist.core.hands import use_evaluator
 from dealer_assist.web.app import create_app, get_socketio
+
+
+@pytest.fixture(scope="module", params=[b.value for b in evaluator.available()])
+def every_evaluator(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A module that uses this (``pytestmark = pytest.mark.usefixtures("every_evaluator")``)
+    runs each of its tests once with each evaluator backend installed (pure always, eval7 when
+    it imports), its id naming it; the environment's choice comes back after."""
+    use_evaluator(request.param)
+    yield request.param
+    use_evaluator(None)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations, combinations_with_replacement, pairwise
 
 import pytest
@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from phevaluator import evaluate_cards
 
-from dealer_assist.core import evaluator
 from dealer_assist.core.cards import FULL_DECK, JOKERS, RANKS, is_wild
 from dealer_assist.core.errors import BadCardError, SetupError
 from dealer_assist.core.hands import (
@@ -27,20 +26,12 @@ from dealer_assist.core.hands import (
     best_five,
     best_two_plus_three,
     rank_five,
-    use_evaluator,
 )
 
 PH_ID = {card: i for i, card in enumerate(FULL_DECK)}  # phevaluator's ids: 2c=0, 2d=1 .. As=51
 
 
-@pytest.fixture(
-    scope="module", autouse=True, params=[b.value for b in evaluator.available()]
-)
-def backend(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Every test of this file, once with each evaluator backend."""
-    use_evaluator(request.param)
-    yield request.param
-    use_evaluator(None)
+pytestmark = pytest.mark.usefixtures("every_evaluator")  # each test once a backend
 
 
 def cards(text: str) -> list[str]:

@@ -50,7 +50,11 @@ __all__ = [
     "HandCategory",
     "HandValue",
     "best_five",
+    "best_five_short_deck",
     "best_two_plus_three",
+    "check_naturals",
+    "five_card_value",
+    "high_score",
     "rank_five",
     "use_evaluator",
 ]
@@ -462,3 +466,87 @@ def best_two_plus_three(
     naturals = [c for c in best_five_cards if not is_wild(c, wilds)]
     wild_cards = [c for c in best_five_cards if is_wild(c, wilds)]
     return _value(best, _wild_cards_in_order(best, naturals, wild_cards, best_stands))
+
+
+# --------------------------------------------------------------------------------------------
+# The parts other hand values build on (core/lowhands.py), and the short deck (R79).
+
+
+def check_naturals(cards: Sequence[str]) -> None:
+    """Refuse a card that is not a natural card, or one entered twice, as every hand does."""
+    _check_cards(cards, Wilds.NONE)
+
+
+def high_score(cards: Sequence[str]) -> int:
+    """The score of the best five of 5 to 9 natural cards, checked already, by the backend in
+    use (so a value built on it is the same under either backend)."""
+    return _evaluate(cards)
+
+
+def five_card_value(score: int, five: Sequence[str]) -> HandValue:
+    """The named value of the five cards ``five`` for ``score`` (the evaluator's layout), the
+    cards in reading order: the score may be one the evaluator would not give these cards (an
+    ace-to-five "straight" read as ace high, ``A-5-4-3-2``)."""
+    return _value(score, _arrange(score, five))
+
+
+_SHORT_DECK_RANKS = frozenset("6789TJQKA")
+#: The short deck's lowest straight, A-6-7-8-9, by its rank mask.
+_SHORT_WHEEL = sum(1 << _RANK_INDEX[r] for r in "A6789")
+_FLUSH_TYPE, _FULL_HOUSE_TYPE = 5, 6
+
+
+def _short_deck_score(five: Sequence[str]) -> tuple[int, int]:
+    """(short-deck score, score in the evaluator's layout naming the same hand) of five cards.
+
+    A flush beats a full house: their types trade places. A-6-7-8-9 is a straight (a straight
+    flush when suited) whose top card is the nine, so it ranks below the ten-high one."""
+    score = _evaluate(five)
+    kind = score >> 24
+    if kind in (0, 5) and sum(1 << _RANK_INDEX[c[0]] for c in five) == _SHORT_WHEEL:
+        named = ((4 if kind == 0 else 8) << 24) | (_RANK_INDEX["9"] << 16)
+        return named, named
+    if kind == _FLUSH_TYPE:
+        return (_FULL_HOUSE_TYPE << 24) | (score & 0xFFFFFF), score
+    if kind == _FULL_HOUSE_TYPE:
+        return (_FLUSH_TYPE << 24) | (score & 0xFFFFFF), score
+    return score, score
+
+
+def best_five_short_deck(cards: Sequence[str]) -> HandValue:
+    """The best five of 5 to 9 cards of the 36-card deck (6 to ace, R79): a flush beats a full
+    house, and A-6-7-8-9 is the lowest straight. The value is a :class:`HandValue` like every
+    high hand's, its ``score`` ordering short-deck hands among themselves.
+
+    >>> best_five_short_deck(["As", "6d", "7c", "8h", "9s", "Kd", "Kc"]).name
+    'Straight, nine high'
+    >>> best_five_short_deck(["As", "6d", "7c", "8h", "9s"]).cards
+    ('9s', '8h', '7c', '6d', 'As')
+    >>> flush = best_five_short_deck(["Ah", "Jh", "9h", "7h", "6h"])
+    >>> flush > best_five_short_deck(["Kh", "Kd", "Kc", "Qs", "Qd"])
+    True
+    >>> best_five_short_deck(["As", "2d", "7c", "8h", "9s"])
+    Traceback (most recent call last):
+    ...
+    dealer_assist.core.errors.BadCardError: 2d is not in the short deck: its ranks are 6 to ace.
+    """
+    n = len(cards)
+    if not 5 <= n <= 9:
+        raise BadCardError(f"A hand is made from 5 to 9 cards, got {n}.")
+    check_naturals(cards)
+    for card in cards:
+        if card[0] not in _SHORT_DECK_RANKS:
+            raise BadCardError(f"{card} is not in the short deck: its ranks are 6 to ace.")
+    best, named, chosen = -1, -1, tuple(cards[:5])
+    for five in combinations(cards, 5):
+        score, as_named = _short_deck_score(five)
+        if score > best:
+            best, named, chosen = score, as_named, five
+    if named >> 24 in (4, 8) and (named >> 16) & 0xF == _RANK_INDEX["9"]:
+        # A-6-7-8-9 is read nine first, the ace last: no layout of the evaluator's says so
+        ordered = tuple(sorted(chosen, key=lambda c: (c[0] != "A", _RANK_INDEX[c[0]]),
+                               reverse=True))
+        name, category = _words(named)
+        return HandValue(best, ordered, name, category)
+    value = five_card_value(named, chosen)
+    return HandValue(best, value.cards, value.name, value.category)
