@@ -238,14 +238,17 @@ def run(count: int, seed: int, variant: str) -> Differences:
 
 
 PLAYED = {"bring-in", "completed at once", "bring-in completed"}
+VARIANTS = ["seven_card_stud", "razz"]
 
 
-def test_r81_seven_card_stud_matches_pokerkit_action_for_action() -> None:
-    differences = run(100, seed=11, variant="seven_card_stud")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r81_r82_each_stud_game_matches_pokerkit_action_for_action(variant: str) -> None:
+    differences = run(100, seed=11 + VARIANTS.index(variant), variant=variant)
     assert set(differences.played) >= PLAYED, differences.played
 
 
 @pytest.mark.slow
-def test_r81_thousands_of_seven_card_stud_deals_match_pokerkit() -> None:
-    differences = run(1500, seed=12, variant="seven_card_stud")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r81_r82_thousands_of_deals_of_each_stud_game_match_pokerkit(variant: str) -> None:
+    differences = run(1500, seed=21 + VARIANTS.index(variant), variant=variant)
     assert set(differences.played) >= PLAYED, differences.played

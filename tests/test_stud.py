@@ -226,3 +226,36 @@ def test_r81_r88_a_stud_deal_through_the_json_api(make_table: Any) -> None:
                        {"type": "fold", "player": "Cy"})
     assert state["result"]["winners"] == ["Bob"]
     assert dealer.stacks() == {"Ann": 98, "Bob": 108, "Cy": 94}
+
+
+# ----------------------------------------------------------------------- R82: Razz
+def test_r82_razz_the_highest_up_card_brings_in_kings_highest_aces_lowest_spades_on_ties(
+) -> None:
+    t = third_street("razz", ("Ann", "Bob", "Cy", "Dee"), ("Ks", "Kh", "Ac", "Qd"))
+    step = t.step()
+    assert step["player"] == "Ann"
+    assert step["why"] == "Ann brings in: king of spades, the highest up card."
+    t = third_street("razz", ("Ann", "Bob"), ("Ad", "2c"))  # the ace is the lowest card
+    assert t.step()["why"] == "Bob brings in: two of clubs, the highest up card."
+
+
+def test_r82_razz_the_lowest_hand_showing_acts_first_and_the_lowest_hand_wins() -> None:
+    t = third_street("razz", ("Ann", "Bob", "Cy"), ("Kd", "2c", "3d"))
+    t = checks(act(t, type="bring_in", player="Ann"))
+    t = street(t, {"Ann": "Ks", "Bob": "9c", "Cy": "4d"})  # Ann's pair is the worst showing
+    step = t.step()
+    assert step["why"] == "Cy acts first: four-three, the lowest hand showing."
+    t = checks(t)
+    for up in ({"Ann": "5h", "Bob": "Ac", "Cy": "6d"}, {"Ann": "6h", "Bob": "7c", "Cy": "Jd"}):
+        t = checks(street(t, up))
+    t = checks(act(t, type="next"))
+    t = act(t, type="showdown", hands={"Ann": ["As", "2d", "3h"], "Bob": ["4c", "8c", "Tc"],
+                                       "Cy": ["8s", "Qs", "Qh"]})
+    result = t.deal.result  # type: ignore[union-attr]
+    assert result is not None
+    # Bob's 2 9 A 7 up and 4 8 T down make 8-7-4-2-A; Ann's K K 5 6 up and A 2 3 down make
+    # 6-5-3-2-A, the lowest (the pair of kings does not play)
+    assert result.hands["Ann"].hand == "6-5-3-2-A low"
+    assert result.hands["Bob"].hand == "8-7-4-2-A low"
+    assert result.payouts == {"Ann": 6}
+    assert t.game.result_sentences(result) == ["Pot 6: Ann, 6-5-3-2-A low."]

@@ -19,6 +19,7 @@ from dealer_assist.core.cards import FULL_DECK, RANK_NAMES, RANK_PLURALS, RANKS,
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, up_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_five
+from dealer_assist.core.lowhands import LowRule, best_low
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.result import ShownHand
 from dealer_assist.core.showdown import ShowdownPhase, settle_pots
@@ -249,6 +250,26 @@ class HighHand:
 
     def best(self, cards: Sequence[str]) -> Ranked | None:
         return best_five(cards)
+
+
+@dataclass(frozen=True)
+class LowRanked:
+    """A low hand (R79) as a hand type ranks it: its name is its words ("8-6-4-2-A low")."""
+
+    score: int
+    cards: tuple[str, ...]
+    name: str
+
+
+@dataclass(frozen=True)
+class LowHand:
+    """The best low of the cards by ``rule`` (R79), or None where none qualifies."""
+
+    rule: LowRule
+
+    def best(self, cards: Sequence[str]) -> Ranked | None:
+        value = best_low(cards, self.rule)
+        return None if value is None else LowRanked(value.score, value.cards, value.words)
 
 
 class UpCardShowdown(ShowdownPhase):
