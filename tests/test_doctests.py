@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 MODULES = ["core.cards", "core.chain", "core.layouts", "core.rules", "core.actions", "core.pots",
-           "core.table", "core.autoplay", "core.hands", "core.lowhands", "web.json_codec"]
+           "core.table", "core.autoplay", "core.hands", "core.lowhands", "core.hilo",
+           "web.json_codec"]
 
 
 @pytest.mark.parametrize("name", MODULES)
