@@ -322,6 +322,7 @@ GAMES = [
     ("twenty_one_hand_holdem", {"wilds": "jokers"}),
     ("seven_card_stud", {"ante": 2, "small_bet": 4, "big_bet": 8}),
     ("razz", {"bring_in": 1, "odd_chip": "carry"}),
+    ("seven_card_stud_hi_lo", {"odd_chip": "carry"}),
 ]
 
 

@@ -238,18 +238,18 @@ def run(count: int, seed: int, variant: str) -> Differences:
 
 
 PLAYED = {"bring-in", "completed at once", "bring-in completed"}
-VARIANTS = ["seven_card_stud", "razz"]
+VARIANTS = ["seven_card_stud", "razz", "seven_card_stud_hi_lo"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_r81_r82_each_stud_game_matches_pokerkit_action_for_action(variant: str) -> None:
+def test_r80_r81_r82_r83_each_stud_game_matches_pokerkit_action_for_action(variant: str) -> None:
     differences = run(100, seed=11 + VARIANTS.index(variant), variant=variant)
     assert set(differences.played) >= PLAYED, differences.played
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_r81_r82_thousands_of_deals_of_each_stud_game_match_pokerkit(variant: str) -> None:
+def test_r80_r81_r82_r83_thousands_of_deals_of_each_stud_game_match_pokerkit(variant: str) -> None:
     differences = run(1500, seed=21 + VARIANTS.index(variant), variant=variant)
     assert set(differences.played) >= PLAYED, differences.played
 

@@ -191,9 +191,16 @@ def test_r81_eight_players_to_seventh_street_share_one_card_in_the_middle() -> N
     assert (step["kind"], step["cells"]) == ("reveal", ["c1"])  # 52 - 48 = 4 cards for 8
     assert step["instruction"] == ("Seventh street: too few cards are left for everyone: turn "
                                    "one face up in the middle for all, then enter it.")
+    refuse(t, "Seventh street: enter the one card in the middle", type="reveal",
+           cards={"c1": "As", "c2": "Ks"})
+    later = checks(act(t, type="reveal"))  # the card may wait for the showdown
+    assert later.step()["cells"] == ["c1"]
+    assert later.step()["instruction"].endswith("and the card in the middle.")
     t = checks(act(t, type="reveal", cards={"c1": "As"}))
     step = t.step()
     assert step["hole_cards"] == 2  # two down cards each, the middle card is everyone's
+    refuse(t, "At this showdown only the players' down cards are entered", type="showdown",
+           board=["Ks"])
     cards = iter(["Ts", "Th", "Td", "Tc", "Js", "Jh", "Jd", "Jc", "Qs", "Qh", "Qd", "Qc",
                   "Ks", "Kh", "Kd", "Kc"])
     t = act(t, type="showdown", hands={n: [next(cards), next(cards)] for n in names})
@@ -259,3 +266,108 @@ def test_r82_razz_the_lowest_hand_showing_acts_first_and_the_lowest_hand_wins() 
     assert result.hands["Bob"].hand == "8-7-4-2-A low"
     assert result.payouts == {"Ann": 6}
     assert t.game.result_sentences(result) == ["Pot 6: Ann, 6-5-3-2-A low."]
+
+
+# ------------------------------------------------------------- R83, R80: Stud Hi-Lo
+HI_LO = "seven_card_stud_hi_lo"
+
+
+def to_showdown(t: Table, ups: list[dict[str, str]]) -> Table:
+    """Checks (and the bring-in's calls) through every street of ``ups`` and seventh."""
+    step = t.step()
+    t = checks(act(t, type="bring_in", player=step["player"]))
+    for up in ups:
+        t = checks(street(t, up))
+    return checks(act(t, type="next"))
+
+
+def test_r83_r80_a_pot_split_high_and_low_with_the_odd_chip_to_the_high_half() -> None:
+    t = third_street(HI_LO, ("Ann", "Bob", "Cy"), ("Kd", "2c", "9d"))
+    t = act(t, type="bring_in", player="Bob")
+    t = act(t, type="call", player="Cy")
+    t = act(t, type="call", player="Ann")  # the pot: 3 antes and 3 bring-ins, 6
+    t = street(t, {"Ann": "Kh", "Bob": "5c", "Cy": "4h"})
+    step = t.step()
+    assert step["why"] == "Ann acts first: a pair of kings, the best hand showing."
+    t = act(t, type="bet", player="Ann", amount=2)
+    t = act(t, type="call", player="Bob")
+    t = act(t, type="fold", player="Cy")  # the pot: 6, and 2 each on fourth street: 10
+    t = checks(street(t, {"Ann": "7s", "Bob": "Jd"}))
+    t = checks(street(t, {"Ann": "3d", "Bob": "8h"}))
+    t = checks(act(t, type="next"))
+    assert t.step()["instruction"] == "Showdown: enter the three down cards of Ann and Bob."
+    # Ann's four kings beat Bob's wheel (a straight) high; the wheel is the best low
+    t = act(t, type="showdown", hands={"Ann": ["As", "Ks", "Kc"], "Bob": ["Ac", "4d", "3c"]})
+    result = t.deal.result  # type: ignore[union-attr]
+    assert result is not None
+    assert result.payouts == {"Ann": 5, "Bob": 5}
+    pot = result.to_json()["pots"][0]
+    assert pot["amount"] == 10
+    assert pot["high"] == {"winners": ["Ann"], "hand": "Four of a kind, kings", "amount": 5}
+    assert pot["low"] == {"winners": ["Bob"], "hand": "5-4-3-2-A low", "amount": 5}
+    assert t.game.result_sentences(result) == [
+        "Pot 10: Ann takes the high half (5) with four kings, Bob the low half (5) with "
+        "5-4-3-2-A low."]
+    assert [p.stack for p in t.deal.players] == [101, 101, 98]  # type: ignore[union-attr]
+
+
+def test_r80_one_hand_may_scoop_both_halves_and_an_odd_pot_gives_the_high_half_the_chip(
+) -> None:
+    t = third_street(HI_LO, ("Ann", "Bob", "Cy"), ("Ad", "Kc", "Qd"), rules={"ante": 3})
+    t = act(t, type="bring_in", player="Cy")  # the queen of diamonds is the lowest here
+    t = act(t, type="call", player="Ann")
+    t = act(t, type="fold", player="Bob")  # the pot: 9 antes, 2 bring-ins: 11
+    t = to_showdown_from_fourth(t, [{"Ann": "2d", "Cy": "Qh"}, {"Ann": "3d", "Cy": "Js"},
+                                    {"Ann": "4d", "Cy": "Jh"}])
+    t = act(t, type="showdown", hands={"Ann": ["5d", "9c", "9s"], "Cy": ["Qs", "Tc", "8h"]})
+    result = t.deal.result  # type: ignore[union-attr]
+    assert result is not None
+    assert result.payouts == {"Ann": 11}  # a straight flush high, the wheel low
+    pot = result.to_json()["pots"][0]
+    assert (pot["high"]["amount"], pot["low"]["amount"]) == (6, 5)
+    assert t.game.result_sentences(result) == [
+        "Pot 11: Ann scoops it: a five-high straight flush for the high half, 5-4-3-2-A low "
+        "for the low."]
+
+
+def to_showdown_from_fourth(t: Table, ups: list[dict[str, str]]) -> Table:
+    for up in ups:
+        t = checks(street(t, up))
+    return checks(act(t, type="next"))
+
+
+def test_r80_with_no_low_at_the_showdown_the_high_hand_takes_the_whole_pot() -> None:
+    t = third_street(HI_LO, ("Ann", "Bob"), ("Kd", "Qc"))
+    t = to_showdown(t, [{"Ann": "Kh", "Bob": "Qd"}, {"Ann": "Ts", "Bob": "9s"},
+                        {"Ann": "Jd", "Bob": "Jh"}])
+    t = act(t, type="showdown", hands={"Ann": ["2c", "7c", "9d"], "Bob": ["3c", "6h", "Ad"]})
+    result = t.deal.result  # type: ignore[union-attr]
+    assert result is not None
+    assert result.payouts == {"Ann": 4}
+    pot = result.to_json()["pots"][0]
+    assert pot["low"] is None and pot["high"]["winners"] == ["Ann"]
+    assert t.game.result_sentences(result) == ["Pot 4: Ann, a pair of kings."]
+
+
+def test_r80_r83_hi_lo_result_through_the_json_api(make_table: Any) -> None:
+    dealer: Dealer = make_table(HI_LO, ["Ann", "Bob"])
+    dealer.run({"type": "start_deal"},
+               {"type": "reveal", "cards": {"Ann": "Kd", "Bob": "2c"}},
+               {"type": "bring_in", "player": "Bob"}, {"type": "call", "player": "Ann"})
+    for up in ({"Ann": "Kh", "Bob": "3c"}, {"Ann": "Ks", "Bob": "4c"},
+               {"Ann": "9d", "Bob": "6c"}):
+        state = dealer.run({"type": "reveal", "cards": up})
+        while state["step"]["kind"] == "bet":
+            state = dealer.run({"type": "check", "player": state["step"]["player"]})
+    state = dealer.run({"type": "next"})
+    while state["step"]["kind"] == "bet":
+        state = dealer.run({"type": "check", "player": state["step"]["player"]})
+    state = dealer.run({"type": "showdown", "hands": {"Ann": ["2d", "5h", "Jc"],
+                                                      "Bob": ["8d", "Qs", "Qh"]}})
+    assert state["result"]["pots"] == [{
+        "kind": "pot", "amount": 4, "winners": ["Ann", "Bob"],
+        "shares": {"Ann": 1, "Bob": 1}, "odd": {}, "carried": 0,
+        "hand": "Three of a kind, kings",
+        "high": {"winners": ["Ann"], "hand": "Three of a kind, kings", "amount": 2},
+        "low": {"winners": ["Bob"], "hand": "8-6-4-3-2 low", "amount": 2}}]
+    assert dealer.stacks() == {"Ann": 100, "Bob": 100}

@@ -19,9 +19,11 @@ from dealer_assist.core.cards import FULL_DECK, RANK_NAMES, RANK_PLURALS, RANKS,
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, up_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_five
+from dealer_assist.core.hilo import split_high_low
 from dealer_assist.core.lowhands import LowRule, best_low
 from dealer_assist.core.phases import Phase
-from dealer_assist.core.result import ShownHand
+from dealer_assist.core.pots import Pot
+from dealer_assist.core.result import HalfShare, PotShare, ShownHand
 from dealer_assist.core.showdown import ShowdownPhase, settle_pots
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import and_words, hand_phrase, number_word
@@ -213,14 +215,16 @@ class LastCard(Phase):
             cells = dict(action.cells or ())
             texts = list(action.cards) if action.cards is not None else (
                 [cells.pop(COMMUNITY)] if COMMUNITY in cells else [])
-            if cells or len(texts) != 1:
+            if cells or len(texts) > 1:
                 raise IllegalActionError(f"{self.label}: enter the one card in the middle, as "
                                          f'{{"cards": {{"{COMMUNITY}": "7h"}}}}.')
-            card = deal.parse(texts[0])
-            deal.check_new_cards([("the middle", card)])
+            # the card may be entered now, or at the showdown
+            card = deal.parse(texts[0]) if texts else None
+            if card is not None:
+                deal.check_new_cards([(COMMUNITY, card)])
             deal.grid[COMMUNITY] = card
             deal.revealed.append(COMMUNITY)
-            deal.log.append(f"{self.label}: {card} in the middle for all.")
+            deal.log.append(f"{self.label}: {card or 'a card'} in the middle for all.")
         self.mark_done(deal)
 
 
@@ -282,15 +286,22 @@ class UpCardShowdown(ShowdownPhase):
         self.down = down
         self.hand_types = hand_types
 
+    cells_name = "card in the middle"
+
     def down_count(self, deal: Deal) -> int:
-        return self.down - (1 if deal.grid.get(COMMUNITY) else 0)
+        return self.down - (1 if COMMUNITY in deal.grid else 0)
+
+    def all_cells(self, deal: Deal) -> tuple[str, ...]:
+        """The card in the middle, where one was turned (R81)."""
+        return (COMMUNITY,) if COMMUNITY in deal.grid else ()
 
     def handle(self, deal: Deal, action: Action) -> None:
-        if action.cells or action.board:
+        if action.board or (action.cells and COMMUNITY not in deal.grid):
             raise IllegalActionError("At this showdown only the players' down cards are "
                                      "entered (hands).")
+        given = self.given_cells(deal, {cell: deal.parse(t) for cell, t in action.cells or ()})
         holes = self.hole_cards(deal, action, self.down_count(deal))
-        self.lay_down(deal, {}, holes)
+        self.lay_down(deal, given, holes)
         self.settle(deal)
         self.mark_done(deal)
 
@@ -302,21 +313,69 @@ class UpCardShowdown(ShowdownPhase):
         ranked = [{p.seat: kind.best(self.whole_hand(deal, p)) for p in deal.still_in()}
                   for kind in self.hand_types]
         high = ranked[0]
+        lows = ranked[1] if len(ranked) > 1 else {}
         result = deal.result = deal.game.result_type(hands={
-            deal.players[seat].name: ShownHand(list(value.cards), value.name)
+            deal.players[seat].name: ShownHand(
+                list(value.cards), value.name,
+                low=ShownHand(list(low.cards), low.name) if (low := lows.get(seat)) else None)
             for seat, value in high.items() if value is not None})
-        scores = [{i: value.score for i, s in enumerate(deal.stakes)
-                   if (value := by_seat.get(s.owner)) is not None} for by_seat in ranked]
-        if len(scores) == 1:
-            won, deal.carry = settle_pots(deal, scores[0])
-            for share, stakes in zip(result.pots or (), won, strict=True):
-                if stakes:
-                    share.hand = self.hand_name(high, deal.stakes[stakes[0]].owner)
-        top = max(scores[0].values())
-        winners = sorted({deal.stakes[i].owner for i, v in scores[0].items() if v == top})
+        if lows:
+            self.settle_high_low(deal, high, lows)
+            return
+        scores = {i: value.score for i, s in enumerate(deal.stakes)
+                  if (value := high.get(s.owner)) is not None}
+        won, deal.carry = settle_pots(deal, scores)
+        for share, stakes in zip(result.pots or (), won, strict=True):
+            if stakes:
+                share.hand = self.hand_name(high, deal.stakes[stakes[0]].owner)
+        top = max(scores.values())
+        winners = sorted({deal.stakes[i].owner for i, v in scores.items() if v == top})
         result.winners = [deal.players[s].name for s in winners]
         deal.log.append(f"{and_words(result.winners)} win{'s' if len(winners) == 1 else ''} "
                         f"with {hand_phrase(self.hand_name(high, winners[0]))}.")
+
+    def settle_high_low(self, deal: Deal, high: Mapping[int, Ranked | None],
+                        lows: Mapping[int, Ranked | None]) -> None:
+        """R80: each pot halved between the best high hand and the best qualifying low
+        (``split_high_low``), each half paid as its own share-out and kept as one pot of the
+        result with its two halves (``PotShare.high``, ``low``)."""
+        result = deal.settled()
+        names = [p.name for p in deal.players]
+        pots = [Pot(p.amount, tuple(sorted({deal.stakes[i].owner for i in p.eligible})))
+                for p in deal.pots()]
+        shares = split_high_low(
+            pots, {seat: v.score for seat, v in high.items() if v is not None},
+            {seat: v.score if v is not None else None for seat, v in lows.items()},
+            seats=len(deal.players), first_seat=deal.left_of_dealer, odd_chip=deal.rules.odd_chip)
+        left = 0
+        winners: set[int] = set()
+        for share in shares:
+            left += deal.share_out(share.high_amount, list(share.high_winners))
+            record = result.last_pot
+            record.high = HalfShare([names[s] for s in share.high_winners],
+                                    self.hand_name(high, share.high_winners[0])
+                                    if share.high_winners else None, share.high_amount)
+            record.hand = record.high.hand
+            winners.update(share.high_winners)
+            if share.low_amount:
+                left += deal.share_out(share.low_amount, list(share.low_winners))
+                half = (result.pots or []).pop()
+                by = high if share.low_by_high else lows
+                record.low = HalfShare([names[s] for s in share.low_winners],
+                                       self.hand_name(by, share.low_winners[0]),
+                                       share.low_amount, no_low=share.low_by_high)
+                merge_half(record, half)
+                winners.update(share.low_winners)
+        deal.clear_pots()
+        deal.carry = left  # R7 carry: odd chips wait a deal
+        result.winners = [names[s] for s in sorted(winners)]
+        for share in shares[:1]:
+            words = f"{and_words([names[s] for s in share.high_winners])} high with " \
+                    f"{hand_phrase(self.hand_name(high, share.high_winners[0]))}"
+            if share.low_amount and not share.low_by_high:
+                words += (f", {and_words([names[s] for s in share.low_winners])} low with "
+                          f"{self.hand_name(lows, share.low_winners[0])}")
+            deal.log.append(words + ".")
 
     @staticmethod
     def hand_name(ranked: Mapping[int, Ranked | None], seat: int) -> str:
@@ -326,7 +385,21 @@ class UpCardShowdown(ShowdownPhase):
     def step(self, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
         count = self.down_count(deal)
-        return Step(StepKind.SHOWDOWN, cells=(), players=tuple(names), hole_cards=count,
+        missing = self.missing(deal)
+        middle = " and the card in the middle" if missing else ""
+        return Step(StepKind.SHOWDOWN, cells=tuple(missing), players=tuple(names),
+                    hole_cards=count,
                     instruction=f"Showdown: enter the {number_word(count)} down cards of "
-                                f"{and_words(names)}.",
+                                f"{and_words(names)}{middle}.",
                     public="Showdown: " + and_words(names) + " show their down cards.")
+
+
+def merge_half(record: PotShare, half: PotShare) -> None:
+    """One pot of the result from its high half's share-out and its low half's (R80)."""
+    record.amount += half.amount
+    record.carried += half.carried
+    record.winners += [name for name in half.winners if name not in record.winners]
+    for name, count in half.shares.items():
+        record.shares.setdefault(name, count)  # a player taking both halves: one share each
+    for name, chips in half.odd.items():
+        record.odd[name] = record.odd.get(name, 0) + chips

@@ -21,12 +21,13 @@ from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional
 from dealer_assist.games.omaha import Omaha
 from dealer_assist.games.razz import Razz
 from dealer_assist.games.seven_card_stud import SevenCardStud
+from dealer_assist.games.seven_card_stud_hi_lo import SevenCardStudHiLo
 from dealer_assist.games.texas_holdem import TexasHoldem
 from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
 CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        TwentyOneHandHoldem, TexasHoldem, Omaha, SevenCardStud,
-                       Razz))
+                       Razz, SevenCardStudHiLo))
 
 
 def all_games() -> tuple[type[Game], ...]:
