@@ -371,3 +371,35 @@ def test_r80_r83_hi_lo_result_through_the_json_api(make_table: Any) -> None:
         "high": {"winners": ["Ann"], "hand": "Three of a kind, kings", "amount": 2},
         "low": {"winners": ["Bob"], "hand": "8-6-4-3-2 low", "amount": 2}}]
     assert dealer.stacks() == {"Ann": 100, "Bob": 100}
+
+
+# ------------------------------------------------------------------ R88: the menu
+STUD_GAMES = ("seven_card_stud", "razz", HI_LO)
+
+
+def test_r88_the_stud_games_are_on_the_dealers_choice_menu_with_their_player_range() -> None:
+    from dealer_assist.services.dealers_choice import next_game_choices
+
+    menu = {e["variant"]: e for e in next_game_choices(new_table("texas_holdem", ["A", "B"]))}
+    for variant in STUD_GAMES:
+        assert "refusal" not in menu[variant], menu[variant]
+        assert menu[variant]["rules_line"] == "Fixed limit · ante 1 · small bet 2 · big bet 4"
+    nine = {e["variant"]: e for e in next_game_choices(
+        new_table("texas_holdem", [f"P{i}" for i in range(9)]))}
+    assert nine["razz"]["refusal"] == "Razz is for 2 to 8 players dealt in, not 9."
+    assert nine["seven_card_stud_hi_lo"]["refusal"] == (
+        "Seven-Card Stud Hi-Lo is for 2 to 8 players dealt in, not 9.")
+
+
+def test_r88_a_holdem_table_deals_stud_next_and_the_blinds_options_are_refused() -> None:
+    t = new_table("texas_holdem", ["Ann", "Bob", "Cy"])
+    refuse(t, re.escape("Razz has no bomb pot (R65)."), type="start_deal", variant="razz",
+           bomb_pot=5)
+    refuse(t, re.escape("Razz has no straddle (R63)."), type="start_deal", variant="razz",
+           straddle=True)
+    t = act(t, type="start_deal", variant="seven_card_stud")
+    assert t.deal is not None and t.deal.rules.small_bet == 2  # stud's own default (R71)
+    assert [p.stack for p in t.deal.players] == [99, 99, 99]  # everyone antes
+    with pytest.raises(SetupError, match=re.escape(
+            "Seven-Card Stud has no big-blind ante or straddle (R88)")):
+        new_table(STUD, ["Ann", "Bob"], {"ante": 0, "big_blind_ante": 2})

@@ -60,6 +60,9 @@ class SevenCardStud(Game):
 
     @classmethod
     def check_rules(cls, rules: HouseRules) -> None:
+        if rules.big_blind_ante or rules.straddle:  # R88: the blinds' options are not stud's
+            raise SetupError(f"{cls.name} has no big-blind ante or straddle (R88): everyone "
+                             "dealt in antes, and the up cards open (R81).")
         if rules.bring_in_chips >= rules.small_bet:
             raise SetupError(f"The bring-in ({rules.bring_in_chips}) must be less than the "
                              f"small bet ({rules.small_bet}), which completes it.")
