@@ -363,6 +363,9 @@ GAMES = [
     ("kings_pot", {}),
     ("kings_pot_optional", {"odd_chip": "carry"}),
     ("twenty_one_hand_holdem", {"wilds": "jokers"}),
+    ("seven_card_stud", {"ante": 2, "small_bet": 4, "big_bet": 8}),
+    ("razz", {"bring_in": 1, "odd_chip": "carry"}),
+    ("seven_card_stud_hi_lo", {"odd_chip": "carry"}),
 ]
 
 
@@ -523,6 +526,6 @@ def test_the_examples_of_docs_hand_histories_are_what_the_app_reads_back() -> No
         fields = tomllib.loads(text)
         variants.add(fields["_variant"])
         phh.rebuild(text)  # refused if a stack is not what the lines make
-        if fields["variant"] in ("NT", "PO"):
+        if fields["variant"] in ("NT", "PO", "F7S", "FR", "F7S/8"):
             assert pokerkit_replay(text)[0] == fields["finishing_stacks"]
     assert variants == {game.variant for game in all_games()}

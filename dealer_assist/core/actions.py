@@ -13,6 +13,7 @@ dealer_assist.core.errors.InvalidActionError: amount must be a whole number of c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum, StrEnum
@@ -37,6 +38,7 @@ class ActionType(StrEnum):
     BET = "bet"
     RAISE = "raise"
     ALL_IN = "all_in"
+    BRING_IN = "bring_in"
     PAY = "pay"
     SHOWDOWN = "showdown"
     DRAW = "draw"
@@ -77,6 +79,7 @@ FIELDS_OF: dict[ActionType, frozenset[str]] = {
         "bet": ("player", "amount"),
         "raise": ("player", "amount"),
         "all_in": ("player",),
+        "bring_in": ("player",),
         "pay": ("player",),
         # and the game's places (``place_fields``)
         "showdown": ("cells", "hands", "board", "muck"),
@@ -193,7 +196,7 @@ class Action:
             amount=_chips(body, "amount"),
             card=_text(body, "card"),
             cards=_card_list(body, "cards"),
-            cells=_cell_map(body.get("cells")),
+            cells=_cell_map(body.get("cells"), by_player=kind == ActionType.REVEAL),
             places=_places(body, place_fields),
             hands=_hands(body.get("hands")),
             board=_card_list(body, "board"),
@@ -277,16 +280,25 @@ def _places(body: dict[str, Any], fields: Collection[str],
     return tuple(given) or None
 
 
-def _cell_map(value: Any) -> tuple[tuple[str, str], ...] | None:
+_CELL = re.compile(r"[a-z]{1,2}\d{1,2}(\.2)?", re.IGNORECASE)
+
+
+def _cell_map(value: Any, *, by_player: bool = False) -> tuple[tuple[str, str], ...] | None:
+    """Cards by cell; a reveal's may also be by player, each player's new up card (R81):
+    a player's name keeps its case, a cell's is lowered."""
     if value is None:
         return None
     if not isinstance(value, dict) or len(value) > 25:
         raise InvalidActionError('cells must map cells to cards, such as {"r1c1": "Kh"}.')
     pairs = []
+    longest = MAX_TEXT if by_player else 8
     for cell, card in value.items():
-        if not isinstance(cell, str) or len(cell) > 8:
+        if not isinstance(cell, str) or not cell.strip() or len(cell) > longest:
             raise InvalidActionError(f"{_short(cell)} is not a cell: cells are r1c1 to r5c5.")
-        pairs.append((cell.strip().lower(), _card_text(card, cell)))
+        key = cell.strip()
+        if not by_player or _CELL.fullmatch(key):
+            key = key.lower()
+        pairs.append((key, _card_text(card, cell)))
     return tuple(sorted(pairs))
 
 

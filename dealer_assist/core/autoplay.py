@@ -58,6 +58,9 @@ def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
     if kind is StepKind.REVEAL:
         deck = unused_cards(table)
         rng.shuffle(deck)
+        if not step.cells and step.players:  # each player's new up card (R81)
+            return [{"type": "reveal", "cards": {name: deck[i] for i, name
+                                                 in enumerate(step.players)}}]
         entered = {cell: deck[i] for i, cell in enumerate(step.cells or ())
                    if rng.random() < 0.6}
         reveals: list[dict[str, Any]] = [{"type": "reveal"}, {"type": "reveal", "cards": entered}]

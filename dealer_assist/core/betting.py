@@ -39,10 +39,12 @@ class Limits:
     smallest: int
     largest: int
     closed: str | None
+    bring_in: int = 0  # R81: the bring-in this seat posts now, or completes instead; 0: none
+    completing: bool = False  # R81: the bet is a bring-in, which a bet completes
 
     @property
     def verb(self) -> str:
-        return "raise" if self.current else "bet"
+        return "raise" if self.current and not self.completing else "bet"
 
     @property
     def can_check(self) -> bool:
@@ -81,6 +83,9 @@ class Limits:
         return self.most < self.current
 
     def options(self) -> list[str]:
+        if self.bring_in:  # R81: post the bring-in, or complete (all in where short)
+            return ["bring_in", *(["bet"] if self.can_raise else []),
+                    *(["all_in"] if self.can_all_in and self.most < self.smallest else [])]
         if not (self.can_check or self.can_call):
             return ["fold"]  # R24: fold cards until the rest can be staked
         if self.short_call:
@@ -92,12 +97,26 @@ class Limits:
             options.append("all_in")
         return options
 
+    def verify_bring_in_done(self, verb: str) -> None:
+        """R81: while a bring-in is due, its seat posts it or completes, nothing else."""
+        if self.bring_in:
+            raise IllegalActionError(
+                f"{self.player} cannot {verb}: {self.player} brings in {self.bring_in} or "
+                f"completes to {self.smallest} first.")
+
+    def verify_bring_in(self) -> None:
+        if not self.bring_in:
+            raise IllegalActionError(f"{self.player} cannot bring in: there is no bring-in "
+                                     "due now.")
+
     def verify_check(self) -> None:
+        self.verify_bring_in_done("check")
         if self.to_call:
             raise IllegalActionError(
                 f"{self.player} cannot check: {self.cost_words(self.to_call)} to call.")
 
     def verify_call(self) -> None:
+        self.verify_bring_in_done("call")
         if not self.to_call:
             raise IllegalActionError(
                 f"{self.player} cannot call: there is no bet to call; check.")
@@ -119,9 +138,12 @@ class Limits:
         who = self.player
         if total is None:
             raise IllegalActionError(f"Say how much {who} {verb}s to (amount).")
-        if verb == "bet" and self.current:
+        if verb == "bet" and self.verb == "raise":
             raise IllegalActionError(
                 f"{who} cannot bet: there is a bet of {self.current} already; raise instead.")
+        if verb == "raise" and self.completing:
+            raise IllegalActionError(f"{who} cannot raise a bring-in: complete it with a bet "
+                                     f"to {self.smallest}.")
         if verb == "raise" and not self.current:
             raise IllegalActionError(f"{who} cannot raise: nobody has bet; bet instead.")
         if total <= self.current:
@@ -177,19 +199,22 @@ def limits(deal: Deal, p: Player) -> Limits:
     to_call = current - p.round_bet
     most = p.round_bet + p.stack // k
     fixed = rules.betting is Betting.FIXED_LIMIT
+    # R81: a bring-in is no bet: the first bet completes it to a whole bet
+    base = 0 if rnd.completing or rnd.bring_in else current
     if fixed:
-        smallest = largest = current + rnd.bet_size
+        smallest = largest = base + rnd.bet_size
     else:
         # an opening bet below the minimum is an all-in: the next raise is still at least
         # the minimum bet more (R5), so last_raise never falls below it
-        smallest = current + max(rnd.last_raise, 1)
+        smallest = base + max(rnd.last_raise, 1)
         if rules.betting is Betting.POT_LIMIT:
             # the smallest bet is always allowed, even into an empty pot
             largest = max(current + deal.pot_total() + to_call, smallest)
         else:
             largest = most
     return Limits(p.name, k, deal.stakes_per_card, fixed, p.stack, p.round_bet, current,
-                  to_call, most, smallest, largest, closed_because(deal, p, most))
+                  to_call, most, smallest, largest, closed_because(deal, p, most),
+                  rnd.bring_in, rnd.completing)
 
 
 def closed_because(deal: Deal, p: Player, most: int) -> str | None:
@@ -277,6 +302,10 @@ class BettingPhase(Phase):
         deal.turn = self.next_to_act(deal, opener, include_start=True)
         if deal.turn is None:
             self.close(deal)
+            return
+        # R81: the first seat to act may owe a bring-in; the cards may say who acts and why
+        rnd.bring_in = deal.game.bring_in(deal, self)
+        rnd.why = deal.game.opening_words(deal, self)
 
     def in_players(self, deal: Deal) -> list[Player]:
         return [p for p in deal.players if p.status == PlayerStatus.IN]
@@ -303,11 +332,21 @@ class BettingPhase(Phase):
 
     # ------------------------------------------------------------------ actions
     def accepts(self, deal: Deal) -> tuple[str, ...]:
-        return ("check", "call", "bet", "raise", "all_in", "fold")
+        return ("check", "call", "bet", "raise", "all_in", "fold", "bring_in")
 
     def handle(self, deal: Deal, action: Action) -> None:
+        rnd = deal.round
+        if action.type == "bring_in" and rnd is not None and rnd.bring_in and rnd.why \
+                and deal.turn is not None:
+            who = deal.player(action.player)
+            if who.seat != deal.turn:  # R81: the cards say who brings in
+                raise IllegalActionError(f"{who.name} cannot bring in. {rnd.why}")
         p = check_turn(deal, action)
-        if action.type == "fold":
+        if action.type == "bring_in":
+            limits(deal, p).verify_bring_in()
+            self.post_bring_in(deal, p)
+        elif action.type == "fold":
+            limits(deal, p).verify_bring_in_done("fold")
             if self.fold(deal, p, action):
                 return  # one card folded: the same player goes on acting (R24)
         else:
@@ -329,6 +368,23 @@ class BettingPhase(Phase):
             deal.turn = self.next_to_act(deal, p.seat, include_start=False)
             if deal.turn is None:
                 self.close(deal)
+
+    @staticmethod
+    def post_bring_in(deal: Deal, p: Player) -> None:
+        """R81: the bring-in (all in for less): the round's bet, which the next bet
+        completes to a whole bet."""
+        rnd = deal.round
+        assert rnd is not None
+        paid = min(rnd.bring_in, p.stack)
+        deal.put(p, paid)
+        if p.stack == 0:
+            p.status = PlayerStatus.ALL_IN
+        rnd.current = paid
+        rnd.bring_in = 0
+        rnd.completing = True
+        deal.posted += ((p.seat, "bring_in", paid),)
+        tail = " and is all in" if p.stack == 0 else ""
+        deal.log.append(f"{p.name} brings in for {paid}{tail}.")
 
     def fold(self, deal: Deal, p: Player, action: Action) -> bool:
         """Fold the player, or one card where every card is a stake; True if the player goes on
@@ -383,8 +439,12 @@ class BettingPhase(Phase):
             deal.log.append(f"{p.name} calls {cost} and is all in.")
             return
         increment = total - rnd.current
+        # R81: a bet over a bring-in (or in its place) completes it
+        said = "completes" if verb == "bet" and (rnd.bring_in or rnd.completing) else f"{verb}s"
+        rnd.bring_in = 0
+        rnd.completing = False  # anything over a bring-in, even short all in (as PokerKit)
         # an opening bet is a bet whatever its size (R5); a raise is full from last_raise, or
-        # in fixed limit at the round's size
+        # in fixed limit at the round's size; a bring-in's completion at the round's size
         if not rnd.current:
             full = True
         elif deal.rules.betting is Betting.FIXED_LIMIT:
@@ -403,7 +463,7 @@ class BettingPhase(Phase):
                 rnd.last_raise = max(increment, rnd.last_raise)
         rnd.current = total
         tail = " and is all in" if p.status == PlayerStatus.ALL_IN else ""
-        deal.log.append(f"{p.name} {verb}s to {total}{allowed.per} ({cost} in){tail}.")
+        deal.log.append(f"{p.name} {said} to {total}{allowed.per} ({cost} in){tail}.")
 
     # ------------------------------------------------------------------ the step
     def step(self, deal: Deal) -> Step:
@@ -414,7 +474,9 @@ class BettingPhase(Phase):
         allowed = limits(deal, p)
         round_name = deal.game.round_name(self)
         to_call = allowed.to_call
-        if to_call:
+        if allowed.bring_in:
+            what = f"bring in {allowed.bring_in} or complete to {allowed.smallest}"
+        elif to_call:
             what = f"{allowed.cost_words(to_call)} to call"
             if not allowed.can_call:  # cannot stake 1 per card: fold cards (R24)
                 what += f"; {chips(p.stack)} cannot stake 1 per card: fold cards"
@@ -431,4 +493,5 @@ class BettingPhase(Phase):
             max_raise_to=allowed.max_to if allowed.can_raise else None,
         )
         return Step(StepKind.BET, f"{round_name}: {p.name}: {what}.", player=p.name,
-                    to_call=to_call, bet=offer, options=tuple(allowed.options()))
+                    to_call=to_call, bet=offer, options=tuple(allowed.options()), why=rnd.why,
+                    bring_in=allowed.bring_in or None)

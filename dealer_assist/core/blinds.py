@@ -74,6 +74,15 @@ class Antes:
         """Where a betting round starts: left of the dealer (R41)."""
         return deal.left_of_dealer
 
+    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+        """The forced bet the round's first seat owes (R81), or 0: none here."""
+        return 0
+
+    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+        """Who acts first this round and why, where the cards say it; None where the seats
+        do."""
+        return None
+
 
 class Blinds(Antes):
     """The antes, then the small and the big blind (R30, R60): left of the dealer and the

@@ -155,6 +155,8 @@ class Player:
     acted: bool = False
     stakes: list[int] = field(default_factory=list)
     cards: list[str] = field(default_factory=list)  # as recorded by the dealer
+    # the cards dealt face up to this player (R81): public from the moment they are entered
+    up: list[str] = field(default_factory=list)
     bought: int | None = None  # cards asked for, where players buy cards; None until asked
 
     @property
@@ -172,6 +174,12 @@ class Round:
     current: int = 0  # the highest per-stake bet this round
     last_raise: int = 0  # the smallest raise increment that reopens the betting
     raises: int = 0  # bets and raises so far (fixed limit allows four)
+    # R81: a forced opening bet the first seat to act posts, or completes to ``bet_size``
+    # instead (0: none due); once posted, ``completing`` says the next bet completes it
+    bring_in: int = 0
+    completing: bool = False
+    # who acts first this round and why, in the dealer's words, where the cards decide it
+    why: str | None = None
 
 
 @dataclass
@@ -350,6 +358,8 @@ class Deal:
             for card in p.cards:
                 if len(card) == 2:
                     seen[card] = hand_place(p.name)
+            for card in p.up:
+                seen[card] = up_place(p.name)
         return seen
 
     def parse(self, text: str, *, rank_only: bool = False) -> str:
@@ -456,6 +466,11 @@ def hand_place(name: str) -> str:
     return f"{name}'s hand"
 
 
+def up_place(name: str) -> str:
+    """Where a player's up cards are, as a refusal names them: "Bob's up cards"."""
+    return f"{name}'s up cards"
+
+
 def chips(n: int) -> str:
     """``"1 chip"``, ``"3 chips"``."""
     return f"{n} chip" if n == 1 else f"{n} chips"
@@ -473,4 +488,5 @@ def _copy_player(p: Player) -> Player:
     twin = _shallow(p)
     twin.stakes = list(p.stakes)
     twin.cards = list(p.cards)
+    twin.up = list(p.up)
     return twin

@@ -368,6 +368,16 @@ class Game(GameRules):
             return self.forced_bets.opener(deal, phase)
         return deal.left_of_dealer
 
+    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+        """R81: what the first seat to act in ``phase`` owes as a bring-in (0: nothing)."""
+        return self.forced_bets.bring_in(deal, phase) if self.forced_bets is not None else 0
+
+    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+        """Who acts first in ``phase`` and why, where the cards decide it (R81, R82)."""
+        if self.forced_bets is None:
+            return None
+        return self.forced_bets.opening_words(deal, phase)
+
     def round_name(self, phase: BettingPhase) -> str:
         return self.round_names[phase.index]
 

@@ -85,6 +85,9 @@ class LayoutKind(StrEnum):
 
     GRID = "grid"  # a square grid of ``size`` with lines
     BOARD = "board"  # a community board in a row, b1..b5
+    # each player's row of down and up cards (R81), and one card in the middle when the
+    # deck runs short (c1)
+    UP_CARDS = "up_cards"
 
 
 class MarkKind(StrEnum):
@@ -200,3 +203,7 @@ GRID4 = Layout(
 BOARD = Layout(LayoutKind.BOARD, BOARD_CELLS, mark_kind=MarkKind.STREET, marks={
     "b1": "Flop", "b2": "Flop", "b3": "Flop", "b4": "Turn", "b5": "River"})
 
+
+# R81: each player's own cards, down and up, and the one card turned in the middle for all
+# when too few are left for everyone
+UP_CARDS = Layout(LayoutKind.UP_CARDS, ("c1",))

@@ -61,6 +61,32 @@ def copied(value: Any) -> Any:
 
 
 @dataclass
+class HalfShare:
+    """R80: one half of a pot split high and low: who took it, with what hand, and how
+    much; ``no_low`` where the low half went to the high hands, none of the pot's players
+    having a low."""
+
+    winners: list[str]
+    hand: str | None
+    amount: int
+    no_low: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"winners": self.winners, "hand": self.hand,
+                               "amount": self.amount}
+        if self.no_low:
+            out["no_low"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> HalfShare | None:
+        if data is None:
+            return None
+        return cls(list(data.get("winners", [])), data.get("hand"), data.get("amount", 0),
+                   bool(data.get("no_low", False)))
+
+
+@dataclass
 class PotShare:
     """One share-out (``Deal.share_out``): a pot, who took it and how many shares each, the odd
     chips each got over an even share (R7), and the odd chips left where they carry."""
@@ -77,6 +103,10 @@ class PotShare:
     # layer of the bets it is half of (0: the main pot)
     run: int | None = None
     layer: int | None = None
+    # R80, a game split high and low: the pot's high half (the whole pot where no hand had a
+    # low) and its low half, or None (``split`` says the pot was one of such a game)
+    high: HalfShare | None = None
+    low: HalfShare | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "amount": self.amount,
@@ -89,6 +119,9 @@ class PotShare:
         if self.run is not None:
             out["run"] = self.run
             out["layer"] = self.layer
+        if self.high is not None:  # API.md: every pot of a hi-lo game says both halves
+            out["high"] = self.high.to_json()
+            out["low"] = self.low.to_json() if self.low is not None else None
         return out
 
     @classmethod
@@ -97,7 +130,8 @@ class PotShare:
                    winners=list(data.get("winners", [])), shares=dict(data.get("shares", {})),
                    odd=dict(data.get("odd", {})), carried=data.get("carried", 0),
                    hand=data.get("hand"), lines=data.get("lines"), run=data.get("run"),
-                   layer=data.get("layer"))
+                   layer=data.get("layer"), high=HalfShare.from_json(data.get("high")),
+                   low=HalfShare.from_json(data.get("low")))
 
 
 @dataclass
@@ -109,6 +143,7 @@ class ShownHand:
     hand: str
     lines: list[str] | None = None
     second_run: ShownHand | None = None
+    low: ShownHand | None = None  # R80: the same cards' qualifying low, in a hi-lo game
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"cards": self.cards, "hand": self.hand}
@@ -116,14 +151,18 @@ class ShownHand:
             out["lines"] = self.lines
         if self.second_run is not None:
             out["second_run"] = self.second_run.to_json()
+        if self.low is not None:
+            out["low"] = self.low.to_json()
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShownHand:
         second = data.get("second_run")
+        low = data.get("low")
         return cls(cards=list(data.get("cards", [])), hand=data["hand"],
                    lines=data.get("lines"),
-                   second_run=cls.from_json(second) if isinstance(second, dict) else None)
+                   second_run=cls.from_json(second) if isinstance(second, dict) else None,
+                   low=cls.from_json(low) if isinstance(low, dict) else None)
 
 
 @dataclass

@@ -86,6 +86,9 @@ class HouseRules:
     # R65: what each player antes in a bomb pot the dealer calls (0: twice the big blind); the
     # between-deals screen offers it, or the last bomb pot's
     bomb_pot_ante: int = 0
+    # R81: the forced bet of the first round's opener where a game opens by the up cards
+    # (0: half the small bet, rounded down, at least 1; ``bring_in_chips``)
+    bring_in: int = 0
     odd_chip: OddChip = OddChip.LEFT_OF_DEALER
     river_raise: bool = False
     wilds: Wilds = Wilds.NONE
@@ -111,10 +114,10 @@ class HouseRules:
         if "big_bet" not in given and "small_bet" in given:
             values["big_bet"] = 2 * _whole(given["small_bet"], "small_bet", 1)
         for name in ("ante", "min_bet", "small_bet", "big_bet", "small_blind", "big_blind",
-                     "big_blind_ante", "bomb_pot_ante", "buy_in"):
+                     "big_blind_ante", "bomb_pot_ante", "bring_in", "buy_in"):
             values[name] = _whole(values.get(name, getattr(cls, name)), name,
                                    0 if name in ("ante", "small_blind", "big_blind_ante",
-                                                 "bomb_pot_ante") else 1)
+                                                 "bomb_pot_ante", "bring_in") else 1)
         banker = values.get("banker")
         if banker is not None and (not isinstance(banker, str) or not banker.strip()
                                    or len(banker) > 80):
@@ -137,6 +140,11 @@ class HouseRules:
         rules._check(game)
         game.check_rules(rules)
         return rules
+
+    @property
+    def bring_in_chips(self) -> int:
+        """The bring-in posted (R81): the rule, or half the small bet, at least 1."""
+        return self.bring_in or max(1, self.small_bet // 2)
 
     def _check(self, game: type[GameRules]) -> None:
         if not game.betting_structures and self.betting != HouseRules.betting:
@@ -233,6 +241,9 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("bomb_pot_ante", "Bomb pot", RuleKind.CHIPS, short="bomb pots of",
              help="each player's ante when the dealer calls a bomb pot (0 = twice the big "
                   "blind)"),
+    RuleSpec("bring_in", "Bring-in", RuleKind.CHIPS, short="bring-in",
+             betting=(Betting.FIXED_LIMIT,),
+             help="the first round's forced bet by the up cards (0 = half the small bet)"),
     RuleSpec("odd_chip", "Odd chip of a split pot", RuleKind.CHOICE, choices=(
         (OddChip.LEFT_OF_DEALER.value, "Left of the dealer", ""),
         (OddChip.CARRY.value, "Carries to the next deal", "odd chips carry"))),

@@ -68,6 +68,10 @@ class Step:
     fold_label: str | None = None
     pay_label: str | None = None
     public: str | None = None  # the step in the players' words, where it differs
+    # who acts first this round and why, where the up cards decide it (R81, R82): "Bob brings
+    # in: 2 of clubs, the lowest up card"
+    why: str | None = None
+    bring_in: int | None = None  # R81: the bring-in the player to act posts, where one is due
 
     def to_json(self) -> dict[str, Any]:
         # written out key by key: the state is built on every action, twice (dealer, public)
@@ -110,4 +114,8 @@ class Step:
         out["instruction"] = self.instruction
         if self.public is not None:
             out["public"] = self.public
+        if self.why is not None:
+            out["why"] = self.why
+        if self.bring_in is not None:
+            out["bring_in"] = self.bring_in
         return out

@@ -40,6 +40,7 @@ from dealer_assist.core.phases import NextPhase
 from dealer_assist.core.setup import TableSetup
 from dealer_assist.core.showdown import CardsShowdown
 from dealer_assist.core.table import Table
+from dealer_assist.core.upcards import LastCard, UpCardOpening, UpCardStreet
 from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import history
 from dealer_assist.services.history.importing import import_time
@@ -110,6 +111,8 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
     dead_ante = deal.carry > deal.totals.carry  # posted at the start, into the main pot
     fields |= {"ante_trimming_status": not dead_ante, "antes": antes,
                "blinds_or_straddles": blinds}
+    if isinstance(game.forced_bets, UpCardOpening):  # R81: the first round's bring-in
+        fields["bring_in"] = deal.rules.bring_in_chips
     if game.betting_structures:
         if betting == "fixed_limit":
             fields |= {"small_bet": deal.rules.small_bet, "big_bet": deal.rules.big_bet}
@@ -228,8 +231,14 @@ class _Lines:
         elif kind == "all_in":
             most = limits(deal, deal.player(action.player)).most
             self.bet_line(f"{self.actor(deal, action.player)} cbr {most}")
+        elif kind == "bring_in":
+            self.bet_line(f"{self.actor(deal, action.player)} pb")
+        elif kind == "reveal" and self.family and isinstance(deal.current_phase, UpCardStreet):
+            self.deal_up_cards(step)
         elif kind == "reveal":
             self.lines.append("d db " + self.reveal_cards(step))
+        elif kind == "next" and self.family and isinstance(deal.current_phase, LastCard):
+            self.deal_last_cards(deal)
         elif kind == "next" and self.family:
             self.deal_holes(deal)
         elif kind == "next":
@@ -284,6 +293,33 @@ class _Lines:
         if deal.bomb_pot:
             self.bomb_pot_checks(deal)
 
+    def deal_up_cards(self, step: Step) -> None:
+        """R81: a street of up cards is PHH's hole dealing, a line a player still in: the
+        first street's down cards first (the dealer's view has those the showdown entered),
+        then the new up card."""
+        deal, after = step.before.deal, step.after.deal
+        assert deal is not None and after is not None
+        phase = deal.current_phase
+        assert isinstance(phase, UpCardStreet)
+        for seat in self.order:
+            if not deal.players[seat].live:
+                continue
+            known = self.end.players[seat].cards if self.full else []
+            down = known[:phase.down] if len(known) >= phase.down else ["?"] * phase.down
+            up = after.players[seat].up[-1]
+            self.lines.append(f"d dh p{self.number[seat]} {card_text([*down, up])}")
+        self.betting_end = len(self.lines)
+
+    def deal_last_cards(self, deal: Deal) -> None:
+        """R81: the last card, down, to each player still in."""
+        for seat in self.order:
+            if not deal.players[seat].live:
+                continue
+            known = self.end.players[seat].cards if self.full else []
+            last = known[-1] if len(known) == 3 else "?"
+            self.lines.append(f"d dh p{self.number[seat]} {card_text([last])}")
+        self.betting_end = len(self.lines)
+
     def bomb_pot_checks(self, deal: Deal) -> None:
         """R65: a bomb pot has no pre-flop betting; PHH's hold 'em always has a pre-flop
         round, so every player who can still bet checks it (as PokerKit asks them: from the
@@ -315,7 +351,7 @@ class _Lines:
         # R67: a hand tabled at the all-in is shown there once; the showdown may name it again
         # (the same cards), and a second sm line for it is one PokerKit cannot replay.
         # A hand shown is ``sm`` and its cards; one mucked, PHH's ``sm`` with none
-        lines = {name: f" {card_text(cards)}"
+        lines = {name: f" {card_text(self.as_dealt(deal, name, cards))}"
                  for name, cards in (record.get("hands") or {}).items()
                  if deal.player(name).seat not in deal.tabled}
         lines.update(dict.fromkeys(record.get("muck") or (), ""))
@@ -331,6 +367,13 @@ class _Lines:
         rest = {k: v for k, v in record.items() if k not in ("hands", "muck")}
         if len(rest) > 1:
             self.lines.append(self.generic(deal, rest))
+
+    @staticmethod
+    def as_dealt(deal: Deal, name: str, cards: list[str]) -> list[str]:
+        """A hand shown as PHH holds it: where cards were dealt face up (R81), every card in
+        the order dealt (two down, the up cards, the last down)."""
+        up = deal.player(name).up
+        return [*cards[:2], *up, *cards[2:]] if up else list(cards)
 
     def generic(self, deal: Deal, record: dict[str, Any]) -> str:
         """A record PHH has no verb for: ``<actor> _<type> key=value...``."""
@@ -524,6 +567,7 @@ class _Reader:
         self.records: list[dict[str, Any]] = []
         self.where = ""
         self.stamp = ""
+        self.up_cards: dict[str, str] = {}  # R81: a street's up cards read so far, by player
 
     def push(self, body: dict[str, Any]) -> None:
         try:
@@ -627,6 +671,16 @@ class _Reader:
         actor, verb, args = words[0], words[1], words[2:]
         name = None if actor == "d" else player_named(actor, players)
         kind = self.step_kind()
+        upcoming = self.table.next_step()
+        if verb == "dh" and kind == "reveal" and upcoming.players and not upcoming.cells:
+            # R81: a street's new up cards, a line a player, are one record once all read
+            self.up_cards[player_named(args[0], players)] = split_cards(args[1])[-1]
+            if set(self.up_cards) != set(upcoming.players):
+                return None
+            body, self.up_cards = {"type": "reveal", "cards": self.up_cards}, {}
+            return body
+        if verb == "pb":
+            return {"type": "bring_in", "player": name}
         if verb == "dh" and dealing:
             return None
         if verb == "dh" and kind == "next":
@@ -644,7 +698,9 @@ class _Reader:
             extra.setdefault("muck", []).append(str(name))
             return None
         if verb == "sm":
-            shown[str(name)] = split_cards(args[0])
+            up = self.table.deal.player(str(name)).up if self.table.deal else []
+            cards = split_cards(args[0])  # R81: a hand dealt face up is shown whole
+            shown[str(name)] = [c for c in cards if c not in up] if up else cards
             return None
         if verb == "_showdown":
             extra.update(generic_fields(args))
@@ -670,7 +726,7 @@ class _Reader:
         allowed = limits(deal, deal.player(name))
         if total == allowed.most:
             return {"type": "all_in", "player": name}
-        return {"type": "raise" if allowed.current else "bet", "player": name, "amount": total}
+        return {"type": allowed.verb, "player": name, "amount": total}
 
 
 def player_named(label: str, players: list[str]) -> str:
