@@ -691,7 +691,7 @@ def test_pages_render_with_security_headers(client: FlaskClient, make_table: Any
         assert "<script>" not in response.get_data(as_text=True)  # no inline script
     assert CONTENT_SECURITY_POLICY == (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self' ws: wss:; frame-ancestors 'none'")
+        "media-src data:; connect-src 'self' ws: wss:; frame-ancestors 'none'")
     assert d.id in client.get(f"/t/{d.id}/dealer").get_data(as_text=True)
     assert d.token not in client.get(f"/t/{d.id}/dealer").get_data(as_text=True)
     assert d.id in client.get("/").get_data(as_text=True)  # the home page lists the table

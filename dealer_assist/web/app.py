@@ -43,7 +43,8 @@ __all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'"
+    # the tablet's keep-awake video (static/js/awake.js) is NoSleep.js's data: URI
+    "media-src data:; connect-src 'self' ws: wss:; frame-ancestors 'none'"
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # dealer_assist/
