@@ -124,6 +124,10 @@ def test_over_a_lan_address_the_host_gets_in_and_the_tablet_keeps_its_screen_on(
         page.wait_for_url("**/dealer")
         assert page.url.startswith(server.url + "/t/") and "#" not in page.url
 
+        # live over the LAN address (the websocket too)
+        expect(page.locator("#conn")).to_have_attribute("data-status", "live")
+        expect(page.locator('[data-action="start_deal"]')).to_be_visible()
+
         # the tablet says how its screen is kept on, and a tap starts the video
         page.locator("#menu-button").click()
         expect(page.locator("#awake-note")).to_have_text(VIDEO_NOTE)
