@@ -16,7 +16,8 @@ Chromium (/usr/bin/chromium, headless, driven by Playwright; never a downloaded 
   and DOMContentLoaded beside it. "cold" is a new browser context each time (empty cache);
   "warm" reloads in the same context (Flask answers 304 to the revalidations).
 
-Targets: at most 150 KB loaded, first state at most 300 ms.
+Targets: at most 120 KB loaded cold, the socket's frames included (issue 32; Chromium asks
+for gzip, and the server compresses), first state at most 300 ms.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 360, "height": 780}
 PLAYERS = [f"P{i:02d}" for i in range(1, 23)]
+TARGET_BYTES = 120_000  # a phone's cold load, over the wire
 
 TIMES_JS = """() => {
   const mark = performance.getEntriesByName("da:first-state")[0];
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:<24} {median(c):>9.1f} ms {percentile(c, 90):>6.1f} ms "
               f"{median(w):>9.1f} ms {percentile(w, 90):>6.1f} ms")
     first_state = median([r["times"]["first_state"] for r in cold])
-    ok = transfer + ws_in <= 150_000 and first_state <= 300
+    ok = transfer + ws_in <= TARGET_BYTES and first_state <= 300
     print("targets met" if ok else "a target is missed")
     return 0 if ok else 1
 

@@ -691,7 +691,7 @@ def test_pages_render_with_security_headers(client: FlaskClient, make_table: Any
         assert "<script>" not in response.get_data(as_text=True)  # no inline script
     assert CONTENT_SECURITY_POLICY == (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-        "connect-src 'self' ws: wss:; frame-ancestors 'none'")
+        "media-src data:; connect-src 'self' ws: wss:; frame-ancestors 'none'")
     assert d.id in client.get(f"/t/{d.id}/dealer").get_data(as_text=True)
     assert d.token not in client.get(f"/t/{d.id}/dealer").get_data(as_text=True)
     assert d.id in client.get("/").get_data(as_text=True)  # the home page lists the table
@@ -710,6 +710,27 @@ def test_static_files_are_served(client: FlaskClient) -> None:
     response = client.get("/static/vendor/socket.io/socket.io.min.js")
     assert response.status_code == 200
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_every_vendored_library_is_an_official_release_with_its_licence_and_version(
+        client: FlaskClient) -> None:
+    """static/vendor/<library>/: the release's files unchanged, its LICENSE, and a VERSION
+    naming the package, its version and each file copied; each one is served."""
+    vendor = Path(__file__).resolve().parent.parent / "static" / "vendor"
+    libraries = sorted(p.name for p in vendor.iterdir() if p.is_dir())
+    assert libraries == ["nosleep", "socket.io"]
+    for library in libraries:
+        folder = vendor / library
+        version = (folder / "VERSION").read_text()
+        assert (folder / "LICENSE").read_text().strip()
+        assert re.match(r"[\w.-]+ \d+\.\d+\.\d+\n", version), version
+        for script in folder.glob("*.min.js"):
+            assert script.name in version
+            response = client.get(f"/static/vendor/{library}/{script.name}")
+            assert response.status_code == 200 and response.mimetype == "text/javascript"
+            assert response.get_data() == script.read_bytes()
+            response.close()
+    assert "NoSleep.min.js v0.12.0" in (vendor / "nosleep" / "NoSleep.min.js").read_text()[:80]
 
 
 def test_join_url_uses_the_lan_address_when_opened_on_loopback(database: str) -> None:

@@ -72,6 +72,22 @@ def test_announce_prints_the_address_its_qr_code_and_the_database() -> None:
     assert "\nDealer: the tablet that made a table keeps its dealer key" in text
 
 
+def test_announce_leads_the_host_to_the_host_qr_before_the_players_address() -> None:
+    """The plain address opens a guest's home page ("Only the host makes tables"): the tablet
+    that makes tables needs the host link, so that QR code comes first and says so."""
+    out = io.StringIO()
+    banner.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out, host_key="k3y")
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert lines[0] == ("Dealer Assist is running. First, on the tablet that makes the tables, "
+                        "scan this host link (never show it to the players):")
+    host_qr = text.index(qr_text("http://192.168.1.9:5000/#host=k3y"))
+    players = text.index("Players and other devices open http://192.168.1.9:5000/ or scan:\n")
+    home_qr = text.index(qr_text("http://192.168.1.9:5000/"), players)
+    assert host_qr < players < home_qr
+    assert "Host key: k3y (http://192.168.1.9:5000/#host=k3y)\n" in text
+
+
 def test_announce_prints_the_mdns_name_beside_the_address_or_why_not() -> None:
     out = io.StringIO()
     banner.announce("http://192.168.1.9:5000", Path("/tmp/x.db"), out,

@@ -1,4 +1,5 @@
-"""What ``dealer-assist serve`` prints at start: the address phones open (found on the LAN
+"""What ``dealer-assist serve`` prints at start: the host's link as a QR code first (it signs the
+tablet in as the host), then the address phones open (found on the LAN
 when it listens on every address), a QR code of it, ``dealer-assist.local`` beside it when
 mDNS works, where the database is, the host's key, and how the dealer gets back in."""
 
@@ -76,13 +77,17 @@ def host_link(url: str, key: str) -> str:
 def announce(url: str, db_path: Path | str, out: TextIO, mdns_url: str | None = None,
              mdns_problem: str | None = None, extra: Sequence[str] = (),
              host_key: str | None = None) -> None:
-    out.write(f"Dealer Assist is running. Open {url}/ on the tablet; players scan:\n")
-    print_qr(url + "/", out)
+    """The host's QR code first (the tablet that makes tables needs it before anything else:
+    the plain address opens a guest's home page there), then the address everyone else opens."""
     if host_key:
-        out.write("Host: scan this on the tablet that makes and deletes tables (this machine "
-                  "needs no key; never show it to the players):\n")
+        out.write("Dealer Assist is running. First, on the tablet that makes the tables, scan "
+                  "this host link (never show it to the players):\n")
         print_qr(host_link(url, host_key), out)
+        out.write(f"Players and other devices open {url}/ or scan:\n")
         extra = [f"Host key: {host_key} ({host_link(url, host_key)})", *extra]
+    else:
+        out.write(f"Dealer Assist is running. Open {url}/ on the tablet; players scan:\n")
+    print_qr(url + "/", out)
     for line in banner_lines(url, db_path, mdns_url, mdns_problem, extra):
         out.write(line + "\n")
     out.flush()

@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES
 from dealer_assist.web.api import bp as api_bp
+from dealer_assist.web.compress import install as install_compression
 from dealer_assist.web.damaged import install as install_damaged
 from dealer_assist.web.errors import ApiError, error_answer
 from dealer_assist.web.extensions import (
@@ -43,7 +44,8 @@ __all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'"
+    # the tablet's keep-awake video (static/js/awake.js) is NoSleep.js's data: URI
+    "media-src data:; connect-src 'self' ws: wss:; frame-ancestors 'none'"
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]  # dealer_assist/
@@ -93,6 +95,7 @@ def create_app(
     app.json = FastJSONProvider(app)  # orjson: the state's own key order, compact
     storage.init_db(app.config["DATABASE"])
     init_extensions(app)
+    install_compression(app)  # gzip, to a browser that asks; the last hook to run
     install_damaged(app)  # every table read back: a damaged one is said, never a 500
     app.register_blueprint(api_bp)
     app.register_blueprint(pages_bp)

@@ -1,6 +1,6 @@
 /* The dealer's tablet page: one tap per action, the felt as laid on the table (and the pad the
- * cards are entered on, entry.js), live sync, the screen kept awake through a deal and, if the
- * dealer wants it, each step said aloud. */
+ * cards are entered on, entry.js), live sync, the screen kept awake through a deal (awake.js)
+ * and, if the dealer wants it, each step said aloud. */
 "use strict";
 
 (() => {
@@ -430,37 +430,8 @@
     render();
     // a deal just ended: its result (the winning line first) at the top of the screen
     if (ended) window.scrollTo(0, 0);
-    keepAwake(!DA.between(s));
+    DA.keepAwake(!DA.between(s)); // awake.js
     if (newer) speak(s);
-  }
-
-  // ------------------------------------------------------------------ the screen stays on
-  // The Screen Wake Lock API, where the browser has it: held while a deal is in play (a
-  // browser lets it go when the page is hidden: taken again when it is shown).
-  let wakeLock = null;
-  let wantAwake = false;
-  let requesting = false;
-  async function keepAwake(on) {
-    wantAwake = on;
-    if (!("wakeLock" in navigator)) return;
-    if (on && !wakeLock && !requesting && document.visibilityState === "visible") {
-      requesting = true;
-      try {
-        wakeLock = await navigator.wakeLock.request("screen");
-        body.dataset.awake = "yes";
-        wakeLock.addEventListener("release", () => { wakeLock = null; body.dataset.awake = "no"; });
-        if (!wantAwake) keepAwake(false);
-      } catch (e) {
-        body.dataset.awake = "refused"; // battery saver, or not allowed: the screen may dim
-      } finally {
-        requesting = false;
-      }
-    } else if (!on && wakeLock) {
-      const lock = wakeLock;
-      wakeLock = null;
-      lock.release().catch(() => {});
-      body.dataset.awake = "no";
-    }
   }
 
   // ------------------------------------------------------------------ spoken prompts
@@ -550,7 +521,6 @@
     if (document.visibilityState === "visible") {
       refresh({ quiet: true });
       if (socket && socket.connected) socket.rejoin();
-      if (wantAwake) keepAwake(true);
     }
   });
   refresh();
