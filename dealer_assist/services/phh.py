@@ -451,13 +451,21 @@ def section_fields(stored: history.Stored, number: int, records: list[dict[str, 
 
 def table_phhs(stored: history.Stored, *, full: bool) -> str:
     """Every deal of the table, one PHH section each (``[3]`` for deal 3), in order."""
-    parts = []
-    for row in stored.deals:
-        records = deal_records(stored, row["number"])
-        assert records is not None
-        parts.append(dumps(section_fields(stored, row["number"], records, full=full),
-                           section=str(row["number"])))
-    return "\n".join(parts)
+    return "".join(table_phhs_parts(stored, full=full))
+
+
+def table_phhs_parts(stored: history.Stored, *, full: bool) -> Iterator[str]:
+    """:func:`table_phhs` a section at a time (a blank line between them), for a writer
+    that keeps none of them (3,000 deals make megabytes)."""
+    records_by_deal: dict[int, list[dict[str, Any]]] = {}
+    for record in stored.records:  # one pass: each deal's records, not the whole list again
+        records_by_deal.setdefault(record["deal"], []).append(record)
+    for index, row in enumerate(stored.deals):
+        number = row["number"]
+        kept = effective(r for r in records_by_deal.get(number, ())
+                         if r["seq"] >= row["start_seq"])
+        fields = section_fields(stored, number, [r["action"] for r in kept], full=full)
+        yield ("\n" if index else "") + dumps(fields, section=str(number))
 
 
 # --------------------------------------------------------------------------- reading

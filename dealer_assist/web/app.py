@@ -35,6 +35,7 @@ from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
 from dealer_assist.web.pages import bp as pages_bp
 from dealer_assist.web.phh_api import bp as phh_bp
+from dealer_assist.web.reads import install as install_reads
 from dealer_assist.web.redis_queue import QueueManager
 from dealer_assist.web.socket_events import follow_queue, register_events
 
@@ -99,6 +100,7 @@ def create_app(
     app.register_blueprint(history_bp)
     app.register_blueprint(phh_bp)
     install_host(app)
+    install_reads(app)  # issue 32: what anyone reads, in a pool of its own, bounded
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)
     app.register_error_handler(HTTPException, error_answer)
