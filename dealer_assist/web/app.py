@@ -20,7 +20,9 @@ from werkzeug.wrappers import Response
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES
 from dealer_assist.web.api import bp as api_bp
+from dealer_assist.web.broadcast import send_same_seq
 from dealer_assist.web.damaged import install as install_damaged
+from dealer_assist.web.equity_later import install as install_equity
 from dealer_assist.web.errors import ApiError, error_answer
 from dealer_assist.web.extensions import (
     MAX_BODY_BYTES,
@@ -101,6 +103,7 @@ def create_app(
     app.register_blueprint(phh_bp)
     install_host(app)
     install_reads(app)  # issue 32: what anyone reads, in a pool of its own, bounded
+    install_equity(app, send_same_seq)  # issue 32: costly R67 chances follow in a later state
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)
     app.register_error_handler(HTTPException, error_answer)
