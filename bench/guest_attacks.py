@@ -49,6 +49,17 @@ GUEST = "127.0.0.2"
 # patches it first for a measurement, then runs dealer_assist.cli.main
 LAUNCHER = [os.environ["BENCH_LAUNCHER"]] if os.environ.get("BENCH_LAUNCHER") else [
     "-m", "dealer_assist"]  # the freeze's guest: loopback, so no per-address cap stops it first
+# the server's code: this checkout's, or (--code REF) a commit's unpacked here, for a before
+CODE: Path | None = None
+
+
+def unpack(ref: str, folder: Path) -> Path:
+    """The tree of git commit ``ref`` of this repository, unpacked into ``folder``: a server
+    started there (``-m`` looks in its working directory first) runs that commit's code."""
+    archive = subprocess.run(["git", "-C", str(HERE.parent), "archive", ref], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
 
 
 def free_port() -> int:
@@ -101,10 +112,11 @@ class Server:
         argv = command(self.port) if command else [
             sys.executable, *LAUNCHER, "serve", "--host", "0.0.0.0", "--port", str(self.port),
             "--db", str(folder / f"{self.port}.db"), "--no-mdns", *args]
+        code = {"env": {**os.environ, "PYTHONPATH": str(CODE)}, "cwd": CODE} if CODE else {}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
                 argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True, preexec_fn=limit)
+                start_new_session=True, preexec_fn=limit, **code)  # type: ignore[call-overload]
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -301,6 +313,24 @@ def freeze(folder: Path, sockets: int, hold: float = 3.0, after: float = 5.0) ->
     }
 
 
+class Watched:
+    """A guest's attack from the LAN address, between two quiet spells of ``quiet`` seconds,
+    the server's memory watched meanwhile: when it began and ended, its line of figures,
+    the server's memory before and at its most."""
+
+    def __init__(self, running: Server, quiet: float, kind: str, *args: str) -> None:
+        time.sleep(quiet)
+        self.rss_before = self.rss_most = rss_mib(running.pid)
+        self.began = time.perf_counter()
+        attack = guest(kind, "--address", lan_address(), "--port", str(running.port), *args)
+        while attack.poll() is None:
+            self.rss_most = max(self.rss_most, rss_mib(running.pid))
+            time.sleep(0.25)
+        self.ended = time.perf_counter()
+        self.said = read_json_line(attack)
+        time.sleep(quiet)
+
+
 # --------------------------------------------------------------------------- joins
 def guest_joins(address: str, port: int, table: str, clients: int, seconds: float) -> None:
     import socketio
@@ -349,19 +379,10 @@ def joins(folder: Path, clients: int = 8, seconds: float = 15.0,
         made = running.table()
         tablet = Tablet(running.url, made).start()
         began = time.perf_counter()
-        time.sleep(quiet)
-        rss_before = rss_mib(running.pid)
-        attack_began = time.perf_counter()
-        attack = guest("joins", "--address", lan_address(), "--port", str(running.port),
-                       "--table", made["id"], "--clients", str(clients), "--seconds",
-                       str(seconds))
-        rss_most = rss_before
-        while attack.poll() is None:
-            rss_most = max(rss_most, rss_mib(running.pid))
-            time.sleep(0.25)
-        attack_ended = time.perf_counter()
-        spam = read_json_line(attack)
-        time.sleep(quiet)
+        watched = Watched(running, quiet, "joins", "--table", made["id"], "--clients",
+                          str(clients), "--seconds", str(seconds))
+        attack_began, attack_ended, spam = watched.began, watched.ended, watched.said
+        rss_before, rss_most = watched.rss_before, watched.rss_most
         tablet.stop()
     quiet_before = tablet.between(began, attack_began)
     quiet_after = tablet.between(attack_ended + 1, attack_ended + 1 + quiet)
@@ -572,14 +593,144 @@ def garbage(folder: Path, seconds: float = 20.0) -> dict[str, Any]:
             "log": output[-2000:]}
 
 
+
+# --------------------------------------------------------------------------- reads (issue 32)
+def big_table_export(deals: int, players: tuple[str, ...] = ("Ann", "Bob", "Cat")
+                     ) -> dict[str, Any]:
+    """A Texas Hold'em table of ``deals`` deals (each folded round to the big blind), as the
+    JSON export writes it: what a host imports, within the import's caps."""
+    from dealer_assist.core.table import Table
+    from dealer_assist.games.registry import new_setup
+    from dealer_assist.services import history
+
+    setup = new_setup("texas_holdem", list(players), {}, "Big night")
+    table = Table.from_setup(setup)
+    records: list[dict[str, Any]] = []
+    started = 0
+    while True:
+        body = next_body({"step": table.step()})
+        if body["type"] == "start_deal":
+            if started == deals:
+                break
+            started += 1
+        action = table.prepare(body)
+        table = table.apply(action)
+        records.append({"seq": table.seq, "time": "2026-12-01T20:00:00Z",
+                        "action": action.to_json()})
+    return {"format": history.EXPORT_FORMAT, "version": history.EXPORT_VERSION,
+            "setup": setup.to_json(), "actions": records}
+
+
+def import_big_table(url: str, deals: int) -> str:
+    """A table of ``deals`` deals imported by the host (the server's own machine): its id."""
+    import requests
+
+    answer = requests.post(url + "/api/tables/import", json=big_table_export(deals),
+                           timeout=300)
+    if answer.status_code != 201:
+        raise RuntimeError(answer.text[:500])
+    return str(answer.json()["id"])
+
+
+def read_paths(kind: str, table: str) -> list[str]:
+    """What the guest asks for, each connection in turn."""
+    return {
+        "deals": [f"/api/tables/{table}/deals"],
+        "phhs": [f"/api/tables/{table}/export.phhs"],
+        "views": ["/", "/api/tables", f"/api/tables/{table}", f"/api/tables/{table}/deals",
+                  f"/api/tables/{table}/export.csv"],
+    }[kind]
+
+
+def guest_reads(address: str, port: int, paths: list[str], connections: int,
+                seconds: float) -> None:
+    """``connections`` keep-alive connections, each asking for ``paths`` in turn as fast as
+    the answers come: how many answers of each status, the bytes, and what a refusal said."""
+    import requests
+
+    stats: dict[str, Any] = {"requests": 0, "statuses": {}, "bytes": 0, "refusals": [],
+                             "errors": 0}
+    lock = threading.Lock()
+    ends = time.monotonic() + seconds
+
+    def hammer(offset: int) -> None:
+        with requests.Session() as session:
+            turn = offset
+            while time.monotonic() < ends:
+                path = paths[turn % len(paths)]
+                turn += 1
+                try:
+                    answer = session.get(f"http://{address}:{port}{path}", timeout=120)
+                except requests.RequestException:
+                    with lock:
+                        stats["errors"] += 1
+                    time.sleep(0.05)
+                    continue
+                with lock:
+                    stats["requests"] += 1
+                    key = str(answer.status_code)
+                    stats["statuses"][key] = stats["statuses"].get(key, 0) + 1
+                    stats["bytes"] += len(answer.content)
+                    if answer.status_code >= 400 and len(stats["refusals"]) < 50:
+                        stats["refusals"].append([answer.status_code, answer.text[:300]])
+
+    threads = [threading.Thread(target=hammer, args=(i,), daemon=True)
+               for i in range(connections)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(seconds + 150)
+    print(json.dumps(stats), flush=True)
+
+
+def reads(folder: Path, kind: str, connections: int = 8, deals: int = 3000,
+          seconds: float = 12.0, quiet: float = 4.0, big: str | None = None,
+          server_args: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A guest on the LAN address asking for a big table's ``kind`` of reads
+    (:func:`read_paths`) from ``connections`` connections, beside the tablet: its quiet
+    median, then its median and worst while the guest asks, and the server's memory."""
+    with server(folder, *server_args) as running:
+        table = big or import_big_table(running.url, deals)
+        tablet = Tablet(running.url, running.table()).start()
+        began = time.perf_counter()
+        watched = Watched(running, quiet, "reads", "--paths", *read_paths(kind, table),
+                          "--connections", str(connections), "--seconds", str(seconds))
+        attack_began, attack_ended, asked = watched.began, watched.ended, watched.said
+        rss_before, rss_most = watched.rss_before, watched.rss_most
+        tablet.stop()
+        tracebacks = running.output().count("Traceback")
+    # quiet: before the guest and after (a shared machine's load drifts meanwhile)
+    quiet_acks = tablet.between(began, attack_began) + tablet.between(
+        attack_ended + 1, attack_ended + quiet)
+    loaded = tablet.between(attack_began + 0.5, attack_ended)
+    return {
+        "kind": kind, "connections": connections, "deals": deals, "seconds": seconds,
+        **{k: v for k, v in asked.items() if k != "refusals"},
+        "refusal_sentences": sorted({f"{code} {text}" for code, text in asked["refusals"]}),
+        "quiet_median_ms": median_ms(quiet_acks),
+        "loaded_median_ms": median_ms(loaded),
+        "ratio": round(statistics.median(loaded) / statistics.median(quiet_acks), 2)
+        if loaded else None,
+        "quiet_max_ms": round(max(quiet_acks) * 1000, 1),
+        "loaded_max_ms": round(max(loaded, default=float("nan")) * 1000, 1),
+        "loaded_p90_ms": round(sorted(loaded)[int(len(loaded) * 0.9)] * 1000, 1),
+        "acks": len(tablet.samples), "loaded_acks": len(loaded),
+        "not_200": sum(status != 200 for _, _, status in tablet.samples),
+        "rss_before_mib": round(rss_before, 1), "rss_growth_mib": round(rss_most - rss_before, 1),
+        "tracebacks": tracebacks,
+    }
+
+
 # --------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("freeze", "joins", "slowloris", "garbage"):
+    for name in ("freeze", "joins", "slowloris", "garbage", "reads"):
         bench = commands.add_parser(name)
         bench.add_argument("--runs", type=int, default=1)
+        bench.add_argument("--code", help="measure git commit CODE's server instead "
+                                          "(a before, side by side)")
         if name == "freeze":
             bench.add_argument("--sockets", type=int, nargs="+", default=[1000, 2000])
         if name == "joins":
@@ -587,11 +738,20 @@ def main() -> None:
             bench.add_argument("--seconds", type=float, default=15)
         if name == "garbage":
             bench.add_argument("--seconds", type=float, default=20)
+        if name == "reads":
+            bench.add_argument("--kinds", nargs="+", default=["deals", "phhs", "views"],
+                               choices=["deals", "phhs", "views"])
+            bench.add_argument("--connections", type=int, nargs="+", default=[8, 12, 8])
+            bench.add_argument("--deals", type=int, default=3000)
+            bench.add_argument("--seconds", type=float, default=12)
     guest_freeze_ = commands.add_parser("guest-freeze")
     guest_joins_ = commands.add_parser("guest-joins")
     guest_slow = commands.add_parser("guest-slowloris")
     guest_garbage_ = commands.add_parser("guest-garbage")
-    for sub in (guest_freeze_, guest_joins_, guest_slow, guest_garbage_):
+    guest_reads_ = commands.add_parser("guest-reads")
+    guest_reads_.add_argument("--paths", nargs="+", required=True)
+    guest_reads_.add_argument("--connections", type=int, default=8)
+    for sub in (guest_freeze_, guest_joins_, guest_slow, guest_garbage_, guest_reads_):
         sub.add_argument("--address", default="127.0.0.1")
         sub.add_argument("--port", type=int, required=True)
         sub.add_argument("--seconds", type=float, default=15)
@@ -610,14 +770,25 @@ def main() -> None:
         guest_slowloris(args.address, args.port, args.heads, args.bodies, args.seconds)
     elif args.command == "guest-garbage":
         guest_garbage(args.address, args.port, args.seconds)
+    elif args.command == "guest-reads":
+        guest_reads(args.address, args.port, args.paths, args.connections, args.seconds)
     else:
         sys.path.insert(0, str(HERE.parent / "tests"))
         from _common import machine
 
         print(machine(), flush=True)
+        global CODE
+        code_folder = tempfile.TemporaryDirectory() if args.code else None
+        if code_folder is not None:
+            CODE = unpack(args.code, Path(code_folder.name))
+            print(f"the server runs commit {args.code}", flush=True)
         for run in range(1, args.runs + 1):
             with tempfile.TemporaryDirectory() as folder:
-                if args.command == "freeze":
+                if args.command == "reads":
+                    for kind, count in zip(args.kinds, args.connections, strict=False):
+                        print(f"run {run}: " + json.dumps(reads(
+                            Path(folder), kind, count, args.deals, args.seconds)), flush=True)
+                elif args.command == "freeze":
                     for count in args.sockets:
                         print(f"run {run}: " + json.dumps(freeze(Path(folder), count)),
                               flush=True)

@@ -154,6 +154,9 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
         advert.close()
 
 
+SWITCH_INTERVAL = 0.0005  # seconds
+
+
 def run(args: argparse.Namespace) -> int:
     """``serve``'s exit code: 0 when stopped, 2 for arguments it cannot use, 3 for a
     database it cannot use, 1 for the rest (a port taken...)."""
@@ -167,6 +170,10 @@ def run(args: argparse.Namespace) -> int:
     monkey.patch_all()
     # where each greenlet was spawned from, kept for debuggers: 2-3 KiB a phone (issue 25)
     gevent.config.track_greenlet_tree = False
+    # a native thread busy in Python (a guest's export, the equity) gives the interpreter's
+    # lock back to the loop within this, not Python's 5 ms: the loop waits on it at every
+    # hop of every request (issue 32, docs/benchmarks.md)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     from dealer_assist.services import storage
 
     if args.message_queue:

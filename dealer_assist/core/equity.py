@@ -38,7 +38,7 @@ from dealer_assist.core import evaluator
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.errors import IllegalActionError
 
-__all__ = ["BOARD_SIZE", "Equity", "HandRule", "equity"]
+__all__ = ["BOARD_SIZE", "Equity", "HandRule", "equity", "evaluations"]
 
 BOARD_SIZE = 5
 #: Rank every way the cards can fall when that takes at most this many five-to-seven-card
@@ -107,6 +107,42 @@ def equity(
     return _equity(names, given, runs, tuple(dead), rule, evaluator.load(backend).backend)
 
 
+def evaluations(
+    hands: Mapping[str, Sequence[str] | None],
+    boards: Sequence[Sequence[str]],
+    *,
+    rule: HandRule = HandRule.BEST_FIVE,
+    dead: Sequence[str] = (),
+) -> int:
+    """How many hand evaluations :func:`equity` spends on these cards (checked as it checks
+    them): each run's every way where that costs at most :data:`EXACT_EVALUATIONS`, else its
+    samples'. A caller may work the costly ones out elsewhere (web/equity_later.py)."""
+    hole = 4 if rule is HandRule.TWO_PLUS_THREE else 2
+    names = tuple(hands)
+    given = tuple(None if cards is None else tuple(cards) for cards in hands.values())
+    runs = tuple(tuple(board) for board in boards)
+    _check(names, given, runs, tuple(dead), hole)
+    unseen = _unseen(given, runs, tuple(dead))
+    total = 0
+    for run in dict.fromkeys(runs):  # two runs with the same cards so far: counted once
+        plan = _Plan(given, run, unseen, hole, rule, _never)
+        exact = plan.cost(plan.ways())
+        total += exact if exact <= EXACT_EVALUATIONS else plan.cost(plan.samples())
+    return total
+
+
+def _never(_cards: Sequence[str]) -> int:
+    raise AssertionError("a cost is counted, no hand ranked")
+
+
+def _unseen(hands: tuple[tuple[str, ...] | None, ...], runs: tuple[tuple[str, ...], ...],
+            dead: tuple[str, ...]) -> tuple[str, ...]:
+    """The deck's cards nobody has seen, in the deck's order."""
+    known = {c for cards in hands if cards is not None for c in cards}
+    known |= {c for run in runs for c in run} | set(dead)
+    return tuple(c for c in FULL_DECK if c not in known)
+
+
 def _check(names: tuple[str, ...], hands: tuple[tuple[str, ...] | None, ...],
            runs: tuple[tuple[str, ...], ...], dead: tuple[str, ...], hole: int) -> None:
     if len(names) < 2:
@@ -155,9 +191,7 @@ def _equity(names: tuple[str, ...], hands: tuple[tuple[str, ...] | None, ...],
     its cards do not change between reveals."""
     evaluate = evaluator.load(backend.value).evaluate
     hole = 4 if rule is HandRule.TWO_PLUS_THREE else 2
-    known = {c for cards in hands if cards is not None for c in cards}
-    known |= {c for run in runs for c in run} | set(dead)
-    unseen = tuple(c for c in FULL_DECK if c not in known)
+    unseen = _unseen(hands, runs, dead)
     counted: dict[tuple[str, ...], _Tally] = {}
     for run in runs:
         # two runs with the same cards so far have the same equity (each run's cards to come
@@ -231,6 +265,11 @@ class _Plan:
     def cost(self, ways: int) -> int:
         return ways * len(self.hands) * self.per_hand
 
+    def samples(self) -> int:
+        """How many ways are drawn when sampling: the budget's share, within its bounds."""
+        per_way = len(self.hands) * self.per_hand
+        return max(FEWEST_SAMPLES, min(MOST_SAMPLES, SAMPLE_EVALUATIONS // per_way))
+
     def exact(self) -> _Tally:
         score = _scorer(self.rule, self.evaluate, remember=True)
         tally = _Tally([0.0] * len(self.hands), [0.0] * len(self.hands), 0, True)
@@ -241,8 +280,7 @@ class _Plan:
     def sampled(self, seed: int) -> _Tally:
         score = _scorer(self.rule, self.evaluate, remember=False)
         rng = random.Random(seed)
-        per_way = len(self.hands) * self.per_hand
-        count = max(FEWEST_SAMPLES, min(MOST_SAMPLES, SAMPLE_EVALUATIONS // per_way))
+        count = self.samples()
         drawn = len(self.unknown) * self.hole + self.need
         tally = _Tally([0.0] * len(self.hands), [0.0] * len(self.hands), 0, False)
         pool = list(self.unseen)

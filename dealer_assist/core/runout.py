@@ -25,11 +25,12 @@ each pot's halves on the two boards (``core/showdown.py``). The equity of the ha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, PlayerStatus, hand_place
-from dealer_assist.core.equity import Equity, equity
+from dealer_assist.core.equity import Equity, equity, evaluations
+from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase, RevealPhase
 from dealer_assist.core.showdown import CardsShowdown, second_cell
@@ -223,17 +224,41 @@ def run_boards(deal: Deal) -> list[list[str | None]]:
     return [first, shared + own]
 
 
-def deal_equity(deal: Deal) -> Equity | str | None:
-    """R67: each player still in's chance to win the main pot from the public cards (the hands
-    tabled, the board turned), once a hand is tabled and until the showdown; a sentence
-    instead where a card turned is not entered (nobody can count what it is). None where
-    there is nothing to show."""
+@dataclass(frozen=True)
+class EquityQuestion:
+    """R67's figures to work out: the hands of the players still in (None: not tabled), each
+    run's board, and how a hand is made. Equal cards, equal questions: a key for a cache."""
+
+    hands: tuple[tuple[str, tuple[str, ...] | None], ...]
+    boards: tuple[tuple[str, ...], ...]
+    rule: EquityRule
+
+    def answer(self) -> Equity:
+        return equity(dict(self.hands), self.boards, rule=self.rule)
+
+    def evaluations(self) -> int:
+        """What :meth:`answer` costs, in hand evaluations (``equity.evaluations``)."""
+        return evaluations(dict(self.hands), self.boards, rule=self.rule)
+
+
+def equity_question(deal: Deal) -> EquityQuestion | str | None:
+    """R67: what to work out for each player still in's chance to win the main pot from the
+    public cards (the hands tabled, the board turned), once a hand is tabled and until the
+    showdown; a sentence instead where a card turned is not entered (nobody can count what it
+    is). None where there is nothing to show."""
     rule = deal.game.board_equity
     if rule is None or not deal.tabled or deal.result is not None:
         return None
     boards = run_boards(deal)
     if any(card is None for board in boards for card in board):
         return "Enter the faces of the board cards turned to see each player's chances."
-    hands = {p.name: (list(p.cards) if p.seat in deal.tabled else None)
-             for p in deal.still_in()}
-    return equity(hands, [[c for c in board if c] for board in boards], rule=rule)
+    return EquityQuestion(
+        tuple((p.name, tuple(p.cards) if p.seat in deal.tabled else None)
+              for p in deal.still_in()),
+        tuple(tuple(c for c in board if c) for board in boards), rule)
+
+
+def deal_equity(deal: Deal) -> Equity | str | None:
+    """:func:`equity_question`'s figures worked out here (or its sentence, or None)."""
+    question = equity_question(deal)
+    return question.answer() if isinstance(question, EquityQuestion) else question

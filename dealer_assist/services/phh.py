@@ -500,13 +500,21 @@ def section_fields(stored: history.Stored, number: int, records: list[dict[str, 
 
 def table_phhs(stored: history.Stored, *, full: bool) -> str:
     """Every deal of the table, one PHH section each (``[3]`` for deal 3), in order."""
-    parts = []
-    for row in stored.deals:
-        records = deal_records(stored, row["number"])
-        assert records is not None
-        parts.append(dumps(section_fields(stored, row["number"], records, full=full),
-                           section=str(row["number"])))
-    return "\n".join(parts)
+    return "".join(table_phhs_parts(stored, full=full))
+
+
+def table_phhs_parts(stored: history.Stored, *, full: bool) -> Iterator[str]:
+    """:func:`table_phhs` a section at a time (a blank line between them), for a writer
+    that keeps none of them (3,000 deals make megabytes)."""
+    records_by_deal: dict[int, list[dict[str, Any]]] = {}
+    for record in stored.records:  # one pass: each deal's records, not the whole list again
+        records_by_deal.setdefault(record["deal"], []).append(record)
+    for index, row in enumerate(stored.deals):
+        number = row["number"]
+        kept = effective(r for r in records_by_deal.get(number, ())
+                         if r["seq"] >= row["start_seq"])
+        fields = section_fields(stored, number, [r["action"] for r in kept], full=full)
+        yield ("\n" if index else "") + dumps(fields, section=str(number))
 
 
 # --------------------------------------------------------------------------- reading
@@ -521,6 +529,9 @@ def read_table(text: str) -> dict[str, Any]:
     """The table a PHH export holds, as the JSON export writes it (``history.rebuild`` reads
     that): its set-up and every record, read back from the action lines and the
     ``_``-fields, each deal's stacks checked against the file's."""
+    problem = toml_problem(text)
+    if problem is not None:  # before tomllib, which takes minutes and gigabytes on some
+        raise ImportRefusedError(problem)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -553,6 +564,66 @@ def read_table(text: str) -> dict[str, Any]:
                   "created": reader.records[0]["time"] if reader.records else None},
         "setup": setup.to_json(), "actions": reader.records,
     }
+
+
+# What a file handed to the host may hold before tomllib reads it (issue 32): tomllib takes
+# time and memory that grow as the square of a dotted key's parts (a 60 KB ``a.a.a...=1``
+# took 16 s and 3.5 GB), and recurses once a level of nesting. dealer-assist's own exports
+# use keys of one part, under 30 characters, nested 4 deep, about 30 lines a deal.
+MAX_KEY_CHARS = 200
+MAX_KEY_PARTS = 8
+MAX_DEPTH = 16
+MAX_LINES = 100 * MAX_SECTIONS
+# strings (kept as long, without their dots) and comments (dropped), read before the rest
+_STRINGS = re.compile("|".join((
+    r'"""(?:[^\\]|\\.)*?"""', r"'''.*?'''",  # multi-line, basic and literal
+    r'"(?:[^"\\\n]|\\.)*"', r"'[^'\n]*'",  # one line, basic and literal
+    r"#[^\n]*")), re.DOTALL)  # a comment
+_BOUNDS = re.compile(r"[\n{},\[\]]")  # what ends a key's stretch of text
+_HEADER = re.compile(r"^[ \t]*\[\[?([^\n\]]*)\]", re.MULTILINE)
+_NESTING = re.compile(r"[\[\]{}]")
+
+
+def _set_aside(found: re.Match[str]) -> str:
+    text = found.group()
+    return "" if text.startswith("#") else text[0] + "x" * (len(text) - 2) + text[-1]
+
+
+def toml_problem(text: str) -> str | None:
+    """A sentence if the text has more lines, a longer key, a key of more dotted parts or
+    deeper nesting than a hand history needs (strings and comments set aside), else None:
+    linear in the text (no pattern here searches back and forth), before any TOML is read."""
+    lines = text.count("\n") + 1
+    if lines > MAX_LINES:
+        return f"The file has {lines:,} lines: a PHH import takes at most {MAX_LINES:,}."
+    bare = _STRINGS.sub(_set_aside, text)
+
+    def line(at: int) -> str:
+        return f"Line {bare.count(chr(10), 0, at) + 1:,} of the file"
+
+    # every "key =" (the text before an "=" since the last bracket, comma or line's end),
+    # and each [table] header's key
+    keys = [(h.group(1), h.start(1)) for h in _HEADER.finditer(bare)]
+    at = 0
+    for stretch in _BOUNDS.split(bare):
+        if "=" in stretch:
+            keys.append((stretch.partition("=")[0], at))
+        at += len(stretch) + 1
+    for key, at in keys:
+        size, parts = len(key.strip()), key.count(".") + 1
+        if size > MAX_KEY_CHARS:
+            return (f"{line(at)} has a key of {size:,} characters: a PHH key has at most "
+                    f"{MAX_KEY_CHARS}.")
+        if parts > MAX_KEY_PARTS:
+            return (f"{line(at)} has a key of {parts:,} dotted parts: a PHH key has at most "
+                    f"{MAX_KEY_PARTS}.")
+    depth = 0
+    for mark in _NESTING.finditer(bare):
+        depth = depth + 1 if mark.group() in "[{" else max(depth - 1, 0)
+        if depth > MAX_DEPTH:
+            return (f"{line(mark.start())} is nested too deep: a hand history nests arrays "
+                    f"and tables {MAX_DEPTH} deep at most.")
+    return None
 
 
 _LINE = re.compile(r"\s*(?P<body>[^#]*?)\s*(?:#\s*(?P<note>.*?)\s*)?")

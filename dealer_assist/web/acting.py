@@ -3,6 +3,7 @@ the body checked, applied and stored, and the state every answer and event carri
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import g
@@ -10,6 +11,7 @@ from flask import g
 from dealer_assist.core.errors import DealerAssistError, StaleTableError
 from dealer_assist.core.table import Table
 from dealer_assist.services import storage
+from dealer_assist.web import equity_later
 from dealer_assist.web.damaged import refuse_if_damaged
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_store
@@ -20,8 +22,10 @@ __all__ = ["ApiError", "expected_seq", "load", "no_table", "state_for", "take_ac
 
 
 def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
-    """The core's state with the table's id, as every answer and event carries it."""
-    return {"id": table_id, **table_state(table, dealer=dealer)}
+    """The core's state with the table's id, as every answer and event carries it; R67's
+    costly chances follow in a later state (web/equity_later.py)."""
+    return {"id": table_id, **table_state(table, dealer=dealer,
+                                          equity_of=partial(equity_later.figures, table_id))}
 
 
 def no_table(table_id: str) -> str:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import IO, Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import DealerAssistError
@@ -21,7 +21,7 @@ from dealer_assist.services.auth import (
     new_token,
     throttled_sentence,
 )
-from dealer_assist.web import off_loop
+from dealer_assist.web import off_loop, reads
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
 from dealer_assist.web.broadcast import answer_after
 from dealer_assist.web.damaged import damaged_tables
@@ -136,6 +136,7 @@ def create_table() -> ResponseReturnValue:
 
 
 @bp.get("/tables")
+@reads.view
 def list_tables() -> ResponseReturnValue:
     damaged = damaged_tables()
     return jsonify([{**row, "damaged": damage.to_json()}
@@ -144,6 +145,7 @@ def list_tables() -> ResponseReturnValue:
 
 
 @bp.get("/tables/<table_id>")
+@reads.view
 def get_table(table_id: str) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -217,13 +219,22 @@ def sign_out_others(table_id: str) -> ResponseReturnValue:
 
 # --------------------------------------------------------------------------- history
 @bp.get("/tables/<table_id>/deals")
+@reads.view
 def list_deals(table_id: str) -> ResponseReturnValue:
     find_table(table_id)
-    return jsonify([carried.with_pot_fields(deal)
-                    for deal in storage.list_deals(get_db(), table_id)])
+    db = get_db()
+
+    def write(out: IO[str]) -> None:
+        out.write(current_app.json.dumps([carried.with_pot_fields(deal)
+                                          for deal in storage.list_deals(db, table_id)]))
+
+    # the same list until the next action: a guest asking again is served the kept answer
+    return reads.cached(("deals", table_id, storage.last_seq(db, table_id)), write,
+                        "application/json")
 
 
 @bp.get("/tables/<table_id>/deals/<int(max=999999999):number>")
+@reads.view
 def get_deal(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)

@@ -20,8 +20,10 @@ from werkzeug.wrappers import Response
 from dealer_assist.services import storage
 from dealer_assist.services.auth import FAILURE_WINDOW_SECONDS, MAX_FAILURES
 from dealer_assist.web.api import bp as api_bp
+from dealer_assist.web.broadcast import send_same_seq
 from dealer_assist.web.compress import install as install_compression
 from dealer_assist.web.damaged import install as install_damaged
+from dealer_assist.web.equity_later import install as install_equity
 from dealer_assist.web.errors import ApiError, error_answer
 from dealer_assist.web.extensions import (
     MAX_BODY_BYTES,
@@ -36,6 +38,7 @@ from dealer_assist.web.host import install as install_host
 from dealer_assist.web.json_codec import FastJSONProvider
 from dealer_assist.web.pages import bp as pages_bp
 from dealer_assist.web.phh_api import bp as phh_bp
+from dealer_assist.web.reads import install as install_reads
 from dealer_assist.web.redis_queue import QueueManager
 from dealer_assist.web.socket_events import follow_queue, register_events
 
@@ -102,6 +105,8 @@ def create_app(
     app.register_blueprint(history_bp)
     app.register_blueprint(phh_bp)
     install_host(app)
+    install_reads(app)  # issue 32: what anyone reads, in a pool of its own, bounded
+    install_equity(app, send_same_seq)  # issue 32: costly R67 chances follow in a later state
     app.after_request(security_headers)
     app.register_error_handler(ApiError, error_answer)
     app.register_error_handler(HTTPException, error_answer)

@@ -14,7 +14,7 @@ from dealer_assist.web import off_loop
 from dealer_assist.web.acting import state_for
 from dealer_assist.web.extensions import get_socketio, pay_owed_sync
 from dealer_assist.web.redis_queue import is_queued
-from dealer_assist.web.rooms import dealer_room, deliver, public_room, rooms_of
+from dealer_assist.web.rooms import dealer_room, deliver, patch_room, public_room, rooms_of
 
 log = logging.getLogger("dealer_assist.live")
 
@@ -64,3 +64,25 @@ def answer_after(table_id: str, table: Table) -> dict[str, Any]:
                       table.seq)
         state = state_for(table_id, table, dealer=True)
     return {"seq": table.seq, "state": state}
+
+
+def send_same_seq(table_id: str, table: Table) -> None:
+    """The table's state at a seq the rooms may have had already, sent whole again with what
+    was worked out since (R67's chances: web/equity_later.py), to each room of this process
+    that has had no newer one. The pages take a state of the seq they show.
+
+    With a message queue only this process's rooms get it (the queue's listeners keep one
+    state a seq); the other processes' phones see the figures at their next state."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    socketio = get_socketio(app)
+    tracker = rooms_of(app)
+    with tracker.lock(table_id):
+        for room, dealer in ((public_room(table_id), False), (patch_room(table_id), False),
+                             (dealer_room(table_id), True)):
+            if tracker.sent.get(room, -1) > table.seq:
+                continue  # a newer state went there: the figures are no longer its
+            tracker.sent[room] = table.seq
+            state = state_for(table_id, table, dealer=dealer)
+            if room == patch_room(table_id):
+                tracker.last_public[table_id] = state  # the next patch's base
+            socketio.emit("state", state, to=room, ignore_queue=True)

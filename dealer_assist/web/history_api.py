@@ -19,10 +19,10 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from dealer_assist.games.registry import game_class
-from dealer_assist.services import history
+from dealer_assist.services import history, storage
 from dealer_assist.services.integrity import readable_history
 from dealer_assist.services.people import pay_link
-from dealer_assist.web import charts, league, off_loop
+from dealer_assist.web import charts, league, off_loop, reads
 from dealer_assist.web.api import (
     find_table,
     hide_cards,
@@ -83,7 +83,7 @@ def stored_table(table_id: str) -> history.Stored:
 
 # --------------------------------------------------------------------------- JSON
 @bp.get("/api/tables/<table_id>/history")
-@off_loop.view
+@reads.view
 def table_history(table_id: str) -> ResponseReturnValue:
     stored = stored_table(table_id)
     damage = damage_of(table_id)
@@ -92,13 +92,13 @@ def table_history(table_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/api/tables/<table_id>/ledger")
-@off_loop.view
+@reads.view
 def ledger(table_id: str) -> ResponseReturnValue:
     return jsonify(history.table_ledger(stored_table(table_id)))
 
 
 @bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>/replay")
-@off_loop.view
+@reads.view
 def replay(table_id: str, number: int) -> ResponseReturnValue:
     row = find_table(table_id)
     dealer = is_dealer(row)
@@ -115,24 +115,27 @@ def replay(table_id: str, number: int) -> ResponseReturnValue:
     return response
 
 
-def download_name(stored: history.Stored, suffix: str) -> str:
+def download_name(name: str, table_id: str, suffix: str) -> str:
     """A file name from the table's name: letters, digits and dashes only."""
-    words = re.sub(r"[^A-Za-z0-9]+", "-", stored.setup.name).strip("-").lower()
-    return f"{words or 'table'}-{stored.table_id}{suffix}"
+    words = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower()
+    return f"{words or 'table'}-{table_id}{suffix}"
 
 
 @bp.get("/api/tables/<table_id>/export.csv")
-@off_loop.view
+@reads.view
 def export_csv(table_id: str) -> Response:
-    stored = stored_table(table_id)
-    response = Response(history.deals_csv(stored), mimetype="text/csv")
+    row = find_table(table_id)
+    # kept by the seq, on disk, and streamed (web/reads.py)
+    response = reads.cached(
+        ("csv", table_id, storage.last_seq(get_db(), table_id)),
+        lambda out: out.write(history.deals_csv(stored_table(table_id))), "text/csv")
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="{download_name(stored, "-deals.csv")}"')
+        f'attachment; filename="{download_name(row["name"], table_id, "-deals.csv")}"')
     return response
 
 
 @bp.get("/api/tables/<table_id>/export.json")
-@off_loop.view
+@reads.view
 def export_json(table_id: str) -> ResponseReturnValue:
     if not is_dealer(find_table(table_id)):
         raise ApiError(401, "The export holds every card the dealer entered: send the dealer "
@@ -140,7 +143,7 @@ def export_json(table_id: str) -> ResponseReturnValue:
     stored = stored_table(table_id)
     response = jsonify(history.export_table(stored))
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="{download_name(stored, ".json")}"')
+        f'attachment; filename="{download_name(stored.setup.name, table_id, ".json")}"')
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -180,7 +183,7 @@ def line_words(line: str, variant: str) -> str:
 
 
 @bp.get("/t/<table_id>/history")
-@off_loop.view
+@reads.view
 def history_page(table_id: str) -> str:
     stored = page_table(table_id)
     data = history.table_history(stored)
@@ -204,7 +207,7 @@ def history_page(table_id: str) -> str:
 
 
 @bp.get("/t/<table_id>/history/<int(max=999999999):number>")
-@off_loop.view
+@reads.view
 def replay_page(table_id: str, number: int) -> str:
     stored = page_table(table_id)
     deal = next((d for d in stored.deals if d["number"] == number), None)
@@ -226,7 +229,7 @@ def page_charts(data: dict[str, Any]) -> dict[str, Callable[..., str | None]]:
 
 
 @bp.get("/t/<table_id>/charts/<name>.svg")
-@off_loop.view
+@reads.view
 def chart_svg(table_id: str, name: str) -> Response:
     data = history.table_history(page_table(table_id))
     draw = page_charts(data).get(name)
@@ -250,11 +253,13 @@ def stored_night(table_id: str, number: int) -> dict[str, Any]:
 
 
 @bp.get("/api/tables/<table_id>/nights/<int(max=999999):number>")
+@reads.view
 def night_json(table_id: str, number: int) -> ResponseReturnValue:
     return jsonify(stored_night(table_id, number))
 
 
 @bp.get("/t/<table_id>/nights/<int(max=999999):number>")
+@reads.view
 def night_page(table_id: str, number: int) -> str:
     stored = page_table(table_id)
     summary = history.night_summary(stored, number)

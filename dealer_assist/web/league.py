@@ -15,7 +15,7 @@ from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import SetupError
 from dealer_assist.services import league, people, storage
-from dealer_assist.web import charts, off_loop
+from dealer_assist.web import charts, off_loop, reads
 from dealer_assist.web.api import json_object
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db
@@ -65,22 +65,23 @@ def season_asked() -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the season
-# every route here reads every table's deals, or writes: off the event loop (web/off_loop.py)
+# every route here reads every table's deals, or writes: off the event loop (web/off_loop.py;
+# the reads in the readers' own pool, web/reads.py)
 @bp.get("/league")
-@off_loop.view
+@reads.view
 def league_page() -> str:
     """The page; its script asks for the season with the host's key (or as this machine)."""
     return render_template("league.html")
 
 
 @bp.get("/api/league")
-@off_loop.view
+@reads.view
 def season_json() -> ResponseReturnValue:
     return host_answer(season_asked())
 
 
 @bp.get("/api/league.csv")
-@off_loop.view
+@reads.view
 def season_csv() -> Response:
     answer = season_asked()
     span = "-".join(part for part in (answer["from"], answer["to"]) if part) or "all"
@@ -91,7 +92,7 @@ def season_csv() -> Response:
 
 
 @bp.get("/league/chart.svg")
-@off_loop.view
+@reads.view
 def season_chart() -> Response:
     answer = season_asked()
     width = charts.NARROW if request.args.get("width") == "narrow" else charts.WIDTH
@@ -102,7 +103,7 @@ def season_chart() -> Response:
 
 # --------------------------------------------------------------------------- people
 @bp.get("/api/people")
-@off_loop.view
+@reads.view
 def people_json() -> ResponseReturnValue:
     """Every payment handle and alias the host keeps."""
     require_host()

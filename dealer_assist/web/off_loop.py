@@ -45,6 +45,10 @@ def run(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         return fn(*args, **kwargs)
     from gevent import get_hub
 
+    return _apply(get_hub().threadpool, fn, *args, **kwargs)
+
+
+def _apply(pool: Any, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     def call() -> tuple[bool, Any]:
         # the exception comes back as a value: gevent's pool would also print it, traceback
         # and all, for a refusal (an ApiError) that the caller answers as usual
@@ -53,10 +57,40 @@ def run(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         except Exception as err:
             return False, err
 
-    done, value = get_hub().threadpool.apply(call)
+    done, value = pool.apply(call)
     if done:
         return cast(T, value)
     raise value
+
+
+class Pool:
+    """Native threads of its own, apart from gevent's pool (which the dealer's commit and
+    fsync use): what waits here never delays those (web/reads.py, web/equity_later.py).
+    Made on the loop's thread at its first use; outside gevent, :meth:`run` simply calls."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self._pool: Any = None
+
+    def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """As :func:`run`, in this pool's threads: the calling greenlet waits its turn."""
+        if not green():
+            return fn(*args, **kwargs)
+        if self._pool is None:
+            from gevent.threadpool import ThreadPool
+
+            self._pool = ThreadPool(self.threads)
+        return _apply(self._pool, fn, *args, **kwargs)
+
+
+def native_lock() -> threading.Lock:
+    """A lock of the operating system's, for what only native threads of a :class:`Pool`
+    share (gevent's patched lock is a greenlet's, meant for one thread)."""
+    if green():
+        from gevent import monkey
+
+        return cast(threading.Lock, monkey.get_original("threading", "Lock")())
+    return threading.Lock()
 
 
 def start(fn: Callable[[], object], name: str) -> None:
@@ -92,4 +126,4 @@ def view(fn: Callable[P, T]) -> Callable[P, T]:
     return in_a_thread
 
 
-__all__ = ["green", "run", "start", "view"]
+__all__ = ["Pool", "green", "native_lock", "run", "start", "view"]

@@ -10,6 +10,7 @@ from dealer_assist.core.cards import grammar
 from dealer_assist.core.rules import rules_vocabulary
 from dealer_assist.games.registry import all_games, game_class, games_json
 from dealer_assist.services import storage
+from dealer_assist.web import reads
 from dealer_assist.web.api import table_urls
 from dealer_assist.web.damaged import LOCKED, damage_of, damaged_tables, page, with_sentences
 from dealer_assist.web.extensions import get_db, get_store
@@ -58,6 +59,7 @@ def imported_context(row: dict[str, Any]) -> dict[str, Any]:
 
 
 @bp.get("/")
+@reads.view
 def index() -> str:
     return with_sentences(  # a damaged table's sentence above the page (web/damaged.py)
         "index.html", damaged_tables().all(), games=all_games(), games_json=games_json(),
@@ -68,16 +70,19 @@ def index() -> str:
 
 
 @bp.get("/t/<table_id>")
+@reads.view
 def phone(table_id: str) -> str:
     return render_template("phone.html", **table_context(table_id))
 
 
 @bp.get("/t/<table_id>/dealer")
+@reads.view
 def tablet(table_id: str) -> str:
     return render_template("tablet.html", **table_context(table_id))
 
 
 @bp.get("/t/<table_id>/qr.svg")
+@reads.view
 def qr(table_id: str) -> Response:
     context = table_context(table_id)
     response = Response(qr_svg(context["join_url"]), mimetype="image/svg+xml")

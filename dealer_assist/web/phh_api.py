@@ -8,21 +8,22 @@ the dealer entered, which is also what an import needs to replay the deals.
 
 from __future__ import annotations
 
-import re
+from typing import IO
 
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
-from dealer_assist.services import history, phh
+from dealer_assist.services import history, phh, storage
 from dealer_assist.services import host as host_service
 from dealer_assist.services.auth import (
     bearer_token,
     throttled_sentence,
 )
-from dealer_assist.web import off_loop
+from dealer_assist.web import off_loop, reads
 from dealer_assist.web.api import find_table, is_dealer
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_throttle
+from dealer_assist.web.history_api import download_name
 from dealer_assist.web.host import SIMPLE_BODY_TYPES, current_key, require_host
 from dealer_assist.web.imports import import_body, store_import
 
@@ -56,15 +57,18 @@ def stored_table(table_id: str) -> tuple[history.Stored, bool]:
 
 
 def attachment(text: str, stored: history.Stored, suffix: str) -> Response:
-    words = re.sub(r"[^A-Za-z0-9]+", "-", stored.setup.name).strip("-").lower()
-    response = Response(text, mimetype=MEDIA_TYPE)
+    return with_file_name(Response(text, mimetype=MEDIA_TYPE), stored.setup.name,
+                          stored.table_id, suffix)
+
+
+def with_file_name(response: Response, name: str, table_id: str, suffix: str) -> Response:
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="{words or "table"}-{stored.table_id}{suffix}"')
+        f'attachment; filename="{download_name(name, table_id, suffix)}"')
     return response
 
 
 @bp.get("/api/tables/<table_id>/deals/<int(max=999999999):number>.phh")
-@off_loop.view
+@reads.view
 def deal_phh(table_id: str, number: int) -> Response:
     stored, full = stored_table(table_id)
     text = phh.deal_phh(stored, number, full=full)
@@ -74,10 +78,23 @@ def deal_phh(table_id: str, number: int) -> Response:
 
 
 @bp.get("/api/tables/<table_id>/export.phhs")
-@off_loop.view
+@reads.view
 def table_phhs(table_id: str) -> Response:
-    stored, full = stored_table(table_id)
-    return attachment(phh.table_phhs(stored, full=full), stored, ".phhs")
+    row = find_table(table_id)  # the 404 sentence of the rest of the API
+    full = sees_every_card(row)
+    db = get_db()
+
+    def write(out: IO[str]) -> None:
+        stored = history.read_table(db, table_id)
+        if stored is None:
+            raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
+        for part in phh.table_phhs_parts(stored, full=full):
+            out.write(part)
+
+    # kept by the seq, on disk, and streamed: a guest asking again costs a file's read
+    response = reads.cached(("phhs", table_id, storage.last_seq(db, table_id), full), write,
+                            MEDIA_TYPE)
+    return with_file_name(response, row["name"], table_id, ".phhs")
 
 
 @bp.post(IMPORT_PATH)

@@ -7,13 +7,15 @@ cards appear only once the showdown has shown them. What a game adds is the game
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from dealer_assist.core.deal import PlayerStatus
+from dealer_assist.core.equity import Equity
 from dealer_assist.core.game import Game
 from dealer_assist.core.layouts import LayoutKind
-from dealer_assist.core.runout import deal_equity
+from dealer_assist.core.runout import EquityQuestion, equity_question
 from dealer_assist.core.showdown import second_cell
 from dealer_assist.games.registry import all_games
 from dealer_assist.services.dealers_choice import next_game_choices
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
     from dealer_assist.core.table import Table
 
 LOG_LENGTH = 12
+PENDING_NOTE = "The chances are being worked out: they appear in a moment."
+EquityLookup = Callable[[EquityQuestion], Equity | None]
 
 
 @cache
@@ -39,8 +43,11 @@ def games_that_keep() -> tuple[type[Game], ...]:
     return tuple(g for g in all_games() if any(pot.shown for pot in g.carried_pots))
 
 
-def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
-    """The state of API.md; ``dealer`` adds what only the dealer may see."""
+def table_state(table: Table, *, dealer: bool = False,
+                equity_of: EquityLookup | None = None) -> dict[str, Any]:
+    """The state of API.md; ``dealer`` adds what only the dealer may see. ``equity_of``
+    gives R67's chances, or None while they are being worked out (web/equity_later.py);
+    without it they are worked out here."""
     setup = table.setup
     deal = table.deal
     game = table.game
@@ -89,7 +96,7 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
             state["bomb_pot"] = deal.bomb_pot
         if deal.second_run:
             state["run_twice"] = True
-        state |= equity_state(deal)
+        state |= equity_state(deal, equity_of)
     game.add_state(state, deal, totals)
     for other in games_that_wait():
         other.waiting_state(state, totals, game)
@@ -103,17 +110,21 @@ def table_state(table: Table, *, dealer: bool = False) -> dict[str, Any]:
     return state
 
 
-def equity_state(deal: Deal) -> dict[str, Any]:
+def equity_state(deal: Deal, equity_of: EquityLookup | None = None) -> dict[str, Any]:
     """R67: once hands are tabled at an all-in, each player still in's chance to win the main
     pot (``equity``, 0 to 1), whether it was counted exactly (``equity_exact``) or sampled, and
     then the 95% margin of its error (``equity_margin``, in the same units) and the boards
     drawn (``equity_samples``); with two runs, each run's own (``equity_runs``). Where a card
-    turned has no face entered, ``equity_note`` says so instead."""
-    found = deal_equity(deal)
-    if found is None:
+    turned has no face entered, ``equity_note`` says so instead; while the chances are being
+    worked out (``equity_of`` gave None), ``equity_pending`` and its note."""
+    question = equity_question(deal)
+    if question is None:
         return {}
-    if isinstance(found, str):
-        return {"equity": None, "equity_note": found}
+    if isinstance(question, str):
+        return {"equity": None, "equity_note": question}
+    found = question.answer() if equity_of is None else equity_of(question)
+    if found is None:
+        return {"equity": None, "equity_pending": True, "equity_note": PENDING_NOTE}
     out: dict[str, Any] = {
         "equity": {name: round(share, 4) for name, share in found.shares.items()},
         "equity_exact": found.exact, "equity_margin": found.margin,

@@ -415,7 +415,9 @@
   function show(s, { force = false } = {}) {
     if (!s || typeof s.seq !== "number") return;
     if (state && s.seq < state.seq && !force) return; // older: ignore, unless the server says so
-    if (state && s.seq === state.seq && !force) return;
+    // the same seq again only when it brings the chances worked out since (equity_pending)
+    const worked = state && state.equity_pending && !s.equity_pending;
+    if (state && s.seq === state.seq && !force && !worked) return;
     const newer = !state || s.seq !== state.seq;
     const ended = !!(state && !state.result && s.result);
     state = s;

@@ -1,0 +1,217 @@
+"""What anyone may read, off the event loop in a pool of its own, bounded (issue 32).
+
+A guest on the Wi-Fi may ask for a big table's deal list, its exports, the home page or a
+state from many connections at once. Each such view (:func:`view`) runs whole in a native
+thread of the readers' own pool (``READ_THREADS``), never on the loop and never in gevent's
+pool, where the dealer's commit and fsync wait. Before it waits there, the loop counts it:
+at most ``READS_PER_ADDRESS`` reads of one client address at once and ``READS_AT_ONCE`` in
+all; a read over either waits up to ``READ_WAIT`` seconds for room, then is refused (a ``429``,
+a ``503``) with a sentence and ``Retry-After``; the server's
+own machine and the addresses that showed a dealer token are never refused (they still
+count in the total a guest meets).
+
+Answers that depend on a table's seq alone (the deal list, the exports) are kept on disk by
+that seq (:class:`SeqCache`): a guest asking again gets the same bytes, read from a file a
+block at a time as the socket takes them, so memory does not grow with the answers' size.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextvars
+import functools
+import os
+import shutil
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from pathlib import Path
+from typing import IO, Any, ParamSpec, TypeVar
+
+from flask import Flask, Response, current_app
+
+from dealer_assist.services.connection_caps import is_loopback
+from dealer_assist.web import off_loop
+from dealer_assist.web.errors import ApiError
+from dealer_assist.web.guest_caps import address, connections
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+DEFAULTS: dict[str, Any] = {
+    # two: the work is Python's, and one core of two is the loop's; more threads would only
+    # take the interpreter's lock from the loop more often
+    "READ_THREADS": 2,
+    "READS_PER_ADDRESS": 4,  # a page and its charts load at once; a script's hammer waits
+    "READS_AT_ONCE": 16,
+    "READ_WAIT": 2.0,  # seconds a read over a cap waits for room before its refusal
+    "ANSWERS_KEPT": 32,  # answers cached on disk, by table and seq
+}
+CHUNK = 256 * 1024  # a few loop turns per megabyte sent
+
+SLOTS = "dealer_assist.read_slots"
+POOL = "dealer_assist.read_pool"
+CACHE = "dealer_assist.answers"
+
+
+def busy_device(limit: int) -> str:
+    return (f"This device is already waiting for {limit} answers: wait for them, then try "
+            "again.")
+
+
+BUSY_SERVER = "The server is busy answering other devices: try again in a moment."
+
+
+class ReadSlots:
+    """The reads waiting or running, per client address and in all (counted on the loop's
+    thread under gevent). A read over a cap first waits up to ``wait`` seconds for a slot,
+    costing nothing meanwhile (a page's few reads at once are all answered, and a script's
+    hammer is slowed to the answers' pace instead of spinning on refusals), then is
+    refused."""
+
+    def __init__(self, per_address: int, total: int, wait: float = 0.0) -> None:
+        self.per_address = per_address
+        self.total = total
+        self.wait = wait
+        self.running = 0
+        self.by_address: dict[str, int] = {}
+        # never held across a wait but the condition's own: a greenlet's lock under gevent
+        self._free = threading.Condition(threading.Lock())
+
+    def take(self, here: str, exempt: bool) -> ApiError | None:
+        """Count a read of ``here``, once there is room for it; the refusal instead if there
+        is none within :attr:`wait`."""
+        with self._free:
+            if not exempt and not self._free.wait_for(lambda: self._room(here), self.wait):
+                if self.by_address.get(here, 0) >= self.per_address:
+                    return ApiError(429, busy_device(self.per_address), retry_after=1)
+                return ApiError(503, BUSY_SERVER, retry_after=1)
+            self.running += 1
+            self.by_address[here] = self.by_address.get(here, 0) + 1
+            return None
+
+    def _room(self, here: str) -> bool:
+        return self.by_address.get(here, 0) < self.per_address and self.running < self.total
+
+    def release(self, here: str) -> None:
+        with self._free:
+            self.running -= 1
+            left = self.by_address[here] - 1
+            if left:
+                self.by_address[here] = left
+            else:
+                del self.by_address[here]
+            self._free.notify_all()
+
+
+def install(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    app.extensions[SLOTS] = ReadSlots(int(app.config["READS_PER_ADDRESS"]),
+                                      int(app.config["READS_AT_ONCE"]),
+                                      float(app.config["READ_WAIT"]))
+    app.extensions[POOL] = off_loop.Pool(int(app.config["READ_THREADS"]))
+    app.extensions[CACHE] = SeqCache(int(app.config["ANSWERS_KEPT"]))
+
+
+def view(fn: Callable[P, T]) -> Callable[P, T]:
+    """A Flask view that anyone may call, run whole in the readers' pool with the request's
+    context, once the caps let it in (a ``429`` or ``503`` sentence if not). Only for views
+    that emit nothing to Socket.IO."""
+    @functools.wraps(fn)
+    def in_the_pool(*args: P.args, **kwargs: P.kwargs) -> T:
+        app = current_app
+        slots: ReadSlots = app.extensions[SLOTS]
+        here = address()
+        exempt = is_loopback(here) or connections(app).is_dealer(here)
+        refused = slots.take(here, exempt)
+        if refused is not None:
+            raise refused
+        held = True
+        try:
+            context = contextvars.copy_context()
+            pool: off_loop.Pool = app.extensions[POOL]
+            answer = pool.run(lambda: context.run(fn, *args, **kwargs))
+            if isinstance(answer, Response) and not answer.is_sequence:
+                # a streamed answer holds its slot until it is sent: a guest's hammer is
+                # bounded by what its streams cost the loop, not only by their making
+                answer.call_on_close(functools.partial(slots.release, here))
+                held = False
+            return answer
+        finally:
+            if held:
+                slots.release(here)
+
+    return in_the_pool
+
+
+# --------------------------------------------------------------------------- cached answers
+class SeqCache:
+    """Answers kept as files in a folder of this process's, by a key that names the table's
+    seq (so a new action makes a new key, never a stale answer), the ``entries`` used last.
+    Used from the readers' native threads: one answer is made once however many ask for it
+    at once (the others wait for it)."""
+
+    def __init__(self, entries: int) -> None:
+        self.entries = entries
+        self._folder: Path | None = None
+        self._files: OrderedDict[Hashable, Path] = OrderedDict()
+        self._lock = off_loop.native_lock()
+        self._making: dict[Hashable, Any] = {}
+        self._count = 0
+
+    def open(self, key: Hashable, write: Callable[[IO[str]], object]) -> IO[bytes]:
+        """The answer for ``key``, open for reading from its start: the one kept, or the
+        one ``write`` writes (text, UTF-8) now. Open, it stays readable when dropped."""
+        with self._lock:
+            making = self._making.setdefault(key, off_loop.native_lock())
+        with making:
+            with self._lock:
+                path = self._files.get(key)
+                if path is not None:
+                    self._files.move_to_end(key)
+                    return path.open("rb")
+            path = self._new_path()
+            try:
+                with path.open("w", encoding="utf-8", newline="") as out:
+                    write(out)
+                answer = path.open("rb")
+            except BaseException:
+                path.unlink(missing_ok=True)
+                raise
+            with self._lock:
+                self._files[key] = path
+                self._making.pop(key, None)
+                while len(self._files) > self.entries:
+                    _, old = self._files.popitem(last=False)
+                    old.unlink(missing_ok=True)
+            return answer
+
+    def _new_path(self) -> Path:
+        with self._lock:
+            if self._folder is None:
+                self._folder = Path(tempfile.mkdtemp(prefix="dealer-assist-answers-"))
+                atexit.register(shutil.rmtree, self._folder, True)
+            self._count += 1
+            return self._folder / f"{self._count}"
+
+
+def cached(key: Hashable, write: Callable[[IO[str]], object], mimetype: str) -> Response:
+    """A response streaming the answer kept for ``key`` (:meth:`SeqCache.open`), a block at
+    a time."""
+    cache: SeqCache = current_app.extensions[CACHE]
+    answer = cache.open(key, write)
+    response = Response(blocks(answer), mimetype=mimetype)
+    response.headers["Content-Length"] = str(os.fstat(answer.fileno()).st_size)
+    return response
+
+
+def blocks(answer: IO[bytes]) -> Iterator[bytes]:
+    with answer:
+        while block := answer.read(CHUNK):
+            yield block
+
+
+__all__ = ["BUSY_SERVER", "DEFAULTS", "ReadSlots", "SeqCache", "busy_device", "cached",
+           "install", "view"]

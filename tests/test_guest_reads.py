@@ -1,0 +1,191 @@
+"""No guest's reading slows the dealer (issue 32).
+
+Every view anyone may read runs in the readers' own pool (web/reads.py), never on the event
+loop nor in gevent's pool where the dealer's commit and fsync wait; it is bounded per client
+address (``429``) and in all (``503``), each with a sentence; the deal list and the exports
+are kept by the table's seq and streamed from a file.
+
+The real-server tests run bench/guest_attacks.py's ``reads`` attack (a guest process on the
+LAN address, the tablet dealing over Socket.IO from the server's machine) and judge the
+dealer's acknowledgements against the quiet ones of the same run, as tests/test_guest_attacks.py
+does: no absolute time that needs an idle machine.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conftest import Dealer
+from flask import Flask
+from flask.testing import FlaskClient
+
+from dealer_assist.services import history, phh
+from dealer_assist.web import reads
+from dealer_assist.web.extensions import get_db
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import guest_attacks
+
+from dealer_assist.cli.banner import lan_address
+
+GUEST = "192.0.2.44"
+READ_ROUTES = ["/", "/api/tables", "/api/tables/{id}", "/api/tables/{id}/deals",
+               "/api/tables/{id}/export.phhs", "/api/tables/{id}/export.csv",
+               "/api/tables/{id}/history", "/t/{id}", "/t/{id}/history"]
+
+
+def folded_deals(dealer: Dealer, count: int) -> None:
+    """``count`` Texas Hold'em deals, each folded round to the big blind."""
+    for _ in range(count):
+        state = dealer.act({"type": "start_deal"})["state"]
+        while state["step"]["kind"] != "start_deal":
+            step = state["step"]
+            body = ({"type": "fold", "player": step["player"]} if step["kind"] == "bet"
+                    else {"type": step["kind"]})
+            state = dealer.act(body)["state"]
+
+
+def test_a_guest_over_the_caps_hears_a_sentence_and_the_dealer_never_does(
+    app: Flask, client: FlaskClient, make_table: object
+) -> None:
+    dealer = make_table("texas_holdem", ["Ann", "Bob", "Cat"])  # type: ignore[operator]
+    folded_deals(dealer, 2)
+    guest = app.test_client()
+    guest.environ_base["REMOTE_ADDR"] = GUEST
+    # a dealer device on another address shows its token (as its join and actions do)
+    dealer_device = app.test_client()
+    dealer_device.environ_base["REMOTE_ADDR"] = "192.0.2.46"
+    assert dealer_device.get(f"/api/tables/{dealer.id}",
+                             headers=dealer.headers).status_code == 200
+    # a guest's reads already waiting fill its share: after its wait for room (none here)
+    # every read route is refused with the sentence, and nothing else is said
+    app.extensions[reads.SLOTS].wait = 0.0
+    app.extensions[reads.SLOTS].by_address[GUEST] = 4
+    app.extensions[reads.SLOTS].running = 4
+    for route in READ_ROUTES:
+        answer = guest.get(route.format(id=dealer.id))
+        assert answer.status_code == 429, (route, answer.status_code)
+        assert answer.get_json() == {"error": "This device is already waiting for 4 answers: "
+                                              "wait for them, then try again."}, route
+        assert answer.headers["Retry-After"] == "1"
+    # the server's own machine is not held to a guest's caps
+    assert client.get(f"/api/tables/{dealer.id}/deals").status_code == 200
+    # every reader's slots in use: another address hears that the server is busy
+    app.extensions[reads.SLOTS].running = 16
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.45"
+    answer = other.get(f"/api/tables/{dealer.id}/export.phhs")
+    assert answer.status_code == 503
+    assert answer.get_json() == {"error": reads.BUSY_SERVER}
+    # an address that showed the dealer token is never refused
+    assert dealer_device.get(f"/api/tables/{dealer.id}",
+                             headers=dealer.headers).status_code == 200
+    assert dealer_device.get(f"/api/tables/{dealer.id}/deals").status_code == 200
+    # the counts come back once the reads are done
+    app.extensions[reads.SLOTS].by_address.clear()
+    app.extensions[reads.SLOTS].running = 0
+    streamed = guest.get(f"/api/tables/{dealer.id}/deals")
+    assert streamed.status_code == 200
+    assert app.extensions[reads.SLOTS].running == 1  # until the stream is sent
+    streamed.get_data()
+    streamed.close()
+    assert app.extensions[reads.SLOTS].running == 0
+    assert app.extensions[reads.SLOTS].by_address == {}
+
+
+def test_read_slots_count_per_address_and_in_all() -> None:
+    slots = reads.ReadSlots(per_address=2, total=3, wait=0.0)
+    assert slots.take("a", exempt=False) is None
+    assert slots.take("a", exempt=False) is None
+    refused = slots.take("a", exempt=False)
+    assert refused is not None and refused.status == 429
+    assert slots.take("b", exempt=False) is None
+    refused = slots.take("c", exempt=False)
+    assert refused is not None and refused.status == 503
+    assert slots.take("dealer", exempt=True) is None  # counted, never refused
+    assert slots.running == 4
+    for here in ("a", "a", "b", "dealer"):
+        slots.release(here)
+    assert slots.running == 0 and slots.by_address == {}
+
+
+def test_a_read_over_its_cap_waits_for_room_before_it_is_refused() -> None:
+    slots = reads.ReadSlots(per_address=1, total=4, wait=5.0)
+    assert slots.take("a", exempt=False) is None
+    waited: list[object] = []
+    second = threading.Thread(target=lambda: waited.append(slots.take("a", exempt=False)))
+    second.start()
+    time.sleep(0.2)
+    assert second.is_alive() and slots.running == 1  # waiting, not refused
+    slots.release("a")
+    second.join(5)
+    assert waited == [None] and slots.by_address == {"a": 1}
+    slots.wait = 0.3
+    began = time.monotonic()
+    refused = slots.take("a", exempt=False)
+    assert refused is not None and refused.status == 429
+    assert time.monotonic() - began >= 0.3
+
+
+def test_kept_answers_are_the_tables_answers_at_its_seq(
+    app: Flask, client: FlaskClient, make_table: object
+) -> None:
+    """The deal list and the exports, served from the kept files, are what the services
+    give for the table now, and a new action makes them anew."""
+    dealer = make_table("texas_holdem", ["Ann", "Bob", "Cat"])  # type: ignore[operator]
+    folded_deals(dealer, 3)
+    for round_ in range(2):
+        deals = client.get(f"/api/tables/{dealer.id}/deals")
+        again = client.get(f"/api/tables/{dealer.id}/deals")
+        assert deals.status_code == again.status_code == 200
+        assert deals.get_data() == again.get_data()
+        assert deals.headers["Content-Length"] == str(len(deals.get_data()))
+        assert [d["number"] for d in deals.get_json()] == list(range(1, 4 + round_))
+        exported = client.get(f"/api/tables/{dealer.id}/export.phhs")
+        full = client.get(f"/api/tables/{dealer.id}/export.phhs", headers=dealer.headers)
+        table_csv = client.get(f"/api/tables/{dealer.id}/export.csv")
+        with app.app_context():
+            stored = history.read_table(get_db(), dealer.id)
+            assert stored is not None
+            assert exported.get_data(as_text=True) == phh.table_phhs(stored, full=False)
+            assert full.get_data(as_text=True) == phh.table_phhs(stored, full=True)
+            assert table_csv.get_data(as_text=True) == history.deals_csv(stored)
+        assert exported.headers["Content-Disposition"].endswith(f'-{dealer.id}.phhs"')
+        assert len(list(csv.reader(io.StringIO(table_csv.get_data(as_text=True))))) == 4 + round_
+        folded_deals(dealer, 1)  # a new seq: every answer made anew
+
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("kind", "connections", "deals"),
+                         [("deals", 8, 3000), ("phhs", 12, 3000), ("views", 8, 300)])
+def test_the_dealer_acts_promptly_while_a_guest_hammers_the_reads(
+    tmp_path: Path, kind: str, connections: int, deals: int
+) -> None:
+    """The issue's attacks: a 3,000-deal table's deal list from 8 connections, its
+    export.phhs from 12, and every read view in turn (home page, table list, state, deal
+    list, CSV) from 8. The tablet's median near its quiet one (2.5x at most) and none over
+    1 s (beyond the machine's own quiet stalls); every answer a 200 or a refusal with its
+    sentence, no traceback; the server's memory does not grow with the exports."""
+    assert not lan_address().startswith("127."), "the test needs a LAN address on this machine"
+    result = guest_attacks.reads(tmp_path, kind, connections, deals, seconds=6, quiet=2.5)
+    print(f"[figures] reads {result}")
+    assert result["requests"] > connections and result["statuses"].get("200", 0) > 0, result
+    assert set(result["statuses"]) <= {"200", "429", "503"}, result
+    assert result["errors"] == 0 and result["tracebacks"] == 0, result
+    for sentence in result["refusal_sentences"]:
+        assert sentence.startswith(("429 {\"error\":\"This device is already waiting",
+                                    "503 {\"error\":\"The server is busy")), sentence
+    assert result["not_200"] == 0 and result["loaded_acks"] > 20, result
+    # the goal is 2x (the bench's figures, docs/benchmarks.md); here the guest's own process
+    # pulls 100-250 MB/s over loopback on the same two cores, so the bound has some room
+    assert result["ratio"] <= 2.5, result
+    assert result["loaded_max_ms"] < max(1000, 2 * result["quiet_max_ms"]), result
+    assert result["rss_growth_mib"] < 60, result
