@@ -2,11 +2,13 @@
 ``dealer-assist serve`` process, a tablet dealing over Socket.IO from the server's own
 machine (timing every acknowledgement), and the guest in a process of its own.
 
-    python bench/guest_attacks.py freeze [--sockets 1000 2000] [--runs 2]
+    python bench/guest_attacks.py freeze [--sockets 1000 2000] [--hold 3] [--after 5] [--runs 2]
     python bench/guest_attacks.py joins [--clients 8] [--seconds 15] [--runs 2]
-    python bench/guest_attacks.py slowloris [--runs 1]
+    python bench/guest_attacks.py slowloris [--seconds 16] [--runs 1]
     python bench/guest_attacks.py garbage [--seconds 20] [--runs 1]
     python bench/guest_attacks.py flood [--event leave|action] [--seconds 6] [--runs 1]
+
+(``--quiet S``: the seconds the tablet acts alone before the guest, and after it for joins.)
 
 Each prints one JSON line of figures per run; docs/benchmarks.md ("A guest on the Wi-Fi")
 quotes them, and tests/test_guest_attacks.py runs the same attacks and holds their bounds.
@@ -271,11 +273,12 @@ def guest_freeze(address: str, port: int, count: int, hold: float) -> None:
           flush=True)
 
 
-def freeze(folder: Path, sockets: int, hold: float = 3.0, after: float = 5.0) -> dict[str, Any]:
+def freeze(folder: Path, sockets: int, hold: float = 3.0, after: float = 5.0,
+           quiet: float = 3.0) -> dict[str, Any]:
     with server(folder) as running:
         tablet = Tablet(running.url, running.table()).start()
         began = time.perf_counter()
-        time.sleep(3)
+        time.sleep(quiet)
         attack = guest("freeze", "--port", str(running.port), "--count", str(sockets),
                        "--hold", str(hold))
         try:
@@ -569,11 +572,11 @@ def guest_garbage(address: str, port: int, seconds: float) -> None:
     print(json.dumps(stats), flush=True)
 
 
-def garbage(folder: Path, seconds: float = 20.0) -> dict[str, Any]:
+def garbage(folder: Path, seconds: float = 20.0, quiet: float = 2.0) -> dict[str, Any]:
     with server(folder) as running:
         made = running.table()
         tablet = Tablet(running.url, made).start()
-        time.sleep(2)
+        time.sleep(quiet)
         before = running.log.stat().st_size
         attack = guest("garbage", "--address", lan_address(), "--port", str(running.port),
                        "--seconds", str(seconds))
@@ -686,8 +689,16 @@ def main() -> None:
     for name in ("freeze", "joins", "slowloris", "garbage", "flood"):
         bench = commands.add_parser(name)
         bench.add_argument("--runs", type=int, default=1)
+        if name != "slowloris":
+            bench.add_argument("--quiet", type=float,
+                               default={"joins": 5.0, "garbage": 2.0}.get(name, 3.0),
+                               help="seconds of the tablet alone, before (and after) the guest")
+        else:
+            bench.add_argument("--seconds", type=float, default=16.0)
         if name == "freeze":
             bench.add_argument("--sockets", type=int, nargs="+", default=[1000, 2000])
+            bench.add_argument("--hold", type=float, default=3.0)
+            bench.add_argument("--after", type=float, default=5.0)
         if name == "joins":
             bench.add_argument("--clients", type=int, default=8)
             bench.add_argument("--seconds", type=float, default=15)
@@ -733,18 +744,21 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as folder:
                 if args.command == "freeze":
                     for count in args.sockets:
-                        print(f"run {run}: " + json.dumps(freeze(Path(folder), count)),
-                              flush=True)
+                        print(f"run {run}: " + json.dumps(freeze(
+                            Path(folder), count, args.hold, args.after, args.quiet)), flush=True)
                 elif args.command == "joins":
                     print(f"run {run}: " + json.dumps(joins(Path(folder), args.clients,
-                                                              args.seconds)), flush=True)
+                                                              args.seconds, args.quiet)),
+                          flush=True)
                 elif args.command == "slowloris":
-                    print(f"run {run}: " + json.dumps(slowloris(Path(folder))), flush=True)
+                    print(f"run {run}: " + json.dumps(slowloris(Path(folder), args.seconds)),
+                          flush=True)
                 elif args.command == "flood":
                     print(f"run {run}: " + json.dumps(flood(Path(folder), args.event,
-                                                            args.seconds)), flush=True)
+                                                            args.seconds, args.quiet)),
+                          flush=True)
                 else:
-                    result = garbage(Path(folder), args.seconds)
+                    result = garbage(Path(folder), args.seconds, args.quiet)
                     log = result.pop("log")
                     print(f"run {run}: " + json.dumps(result), flush=True)
                     print(log, flush=True)
