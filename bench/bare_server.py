@@ -10,6 +10,8 @@ server, simple-websocket).
 - ``POST /bump/<room>``: the room's counter goes up by one, ``state`` = ``{"seq": n}`` is
   emitted to the room, and the answer is ``{"seq": n}``. With ``--pad K`` the state also
   carries K bytes of filler, to separate the cost of a state's size from the app's work.
+  With a body ``{"event": "state_patch", "data": {"seq": n, ...}}`` (an event the app sent,
+  bench/fanout_floor.py) that very event goes to the room instead, and the counter becomes n.
 
 Run: ``python bench/bare_server.py --port P [--async-mode threading|gevent]`` (loopback only).
 """
@@ -23,7 +25,7 @@ from typing import Any
 
 
 def build(async_mode: str, pad: int = 0) -> tuple[Any, Any]:
-    from flask import Flask, jsonify
+    from flask import Flask, jsonify, request
     from flask_socketio import SocketIO, emit, join_room
 
     app = Flask(__name__)
@@ -38,9 +40,15 @@ def build(async_mode: str, pad: int = 0) -> tuple[Any, Any]:
 
     @app.post("/bump/<room>")
     def bump(room: str) -> Any:
+        body = request.get_json(silent=True)
         with lock:
-            counters[room] = seq = counters.get(room, 0) + 1
-            socketio.emit("state", {"seq": seq, **filler}, to=room)
+            if isinstance(body, dict) and body.get("event") in ("state", "state_patch"):
+                # an event the app sent, as it sent it: the very same frames
+                counters[room] = seq = int(body["data"]["seq"])
+                socketio.emit(body["event"], body["data"], to=room)
+            else:
+                counters[room] = seq = counters.get(room, 0) + 1
+                socketio.emit("state", {"seq": seq, **filler}, to=room)
         return jsonify(seq=seq)
 
     @socketio.on("join")

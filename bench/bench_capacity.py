@@ -60,6 +60,7 @@ from _common import (
     percentile,
     request,
     rss_kib,
+    target_code,
     threads_and_fds,
 )
 from bench_scale_out import start_redis, wait_for_subscribers
@@ -217,7 +218,7 @@ def report(result: dict[str, Any], args: argparse.Namespace, rounds: int) -> int
           f"client connection and play)")
     ok = percentile(lat, 99) <= 0.100 and missing == 0
     print("targets met" if ok else "a target is missed")
-    return 0 if ok else 1
+    return target_code(ok)
 
 
 def queued_server(db: str, queue: str, log: Path, cwd: Path) -> ServerProcess:

@@ -35,7 +35,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Poster, app_server, keep_pool, machine, median, percentile, pick
+from _common import (
+    Poster,
+    app_server,
+    keep_pool,
+    machine,
+    median,
+    percentile,
+    pick,
+    target_code,
+)
 
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import new_table
@@ -232,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     worst = max(median(full[i]) for i in ids)
     print("target met" if worst <= 0.002 else "target missed",
           f"(in-process, FULL, median {worst * 1000:.2f} ms; target 2 ms)")
-    return 0 if worst <= 0.002 else 1
+    return target_code(worst <= 0.002)
 
 
 if __name__ == "__main__":

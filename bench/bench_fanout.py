@@ -50,6 +50,7 @@ from _common import (
     median,
     percentile,
     servers,
+    target_code,
 )
 
 from dealer_assist.games.registry import new_table
@@ -255,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         if n == 23:
             ok &= s["app"]["p99"] <= 0.025
     print("targets met" if ok else "a target is missed")
-    return 0 if ok else 1
+    return target_code(ok)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from postgres_server import PostgresServer
 
 from dealer_assist.core.autoplay import legal_actions
-from dealer_assist.core.table import Table
+from dealer_assist.games.registry import new_table
 from dealer_assist.services import history, storage
 from dealer_assist.services.auth import hash_token
 from dealer_assist.services.league import season
@@ -50,7 +50,7 @@ FIRST_NIGHT = datetime(2026, 1, 2, 19, 0)
 def one_table(deals: int, seed: int) -> dict[str, Any]:
     """A table's export file: ``deals`` random deals, 30 a night, a night a week."""
     rng = random.Random(seed)
-    table = Table.create("kings_pot", PLAYERS, RULES)
+    table = new_table("kings_pot", PLAYERS, RULES)
     records: list[dict[str, Any]] = []
 
     def take(body: dict[str, Any], when: datetime) -> None:

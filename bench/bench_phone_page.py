@@ -38,6 +38,7 @@ from _common import (
     machine,
     median,
     percentile,
+    target_code,
 )
 
 CHROMIUM = "/usr/bin/chromium"
@@ -158,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     first_state = median([r["times"]["first_state"] for r in cold])
     ok = transfer + ws_in <= TARGET_BYTES and first_state <= 300
     print("targets met" if ok else "a target is missed")
-    return 0 if ok else 1
+    return target_code(ok)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Replaying one long deal: the cost of n records, undo included, should grow as n.
 
-Run: python bench/bench_replay.py [--rounds R] [--baseline REF] [--baseline-max N]
+Run: python bench/bench_replay.py [--rounds R] [--sizes N ...] [--baseline REF] [--baseline-max N]
 
 Three deals of the two-player board game, each ``n`` records long (start_deal and next
 included), replayed by ``Table.replay`` as crash recovery and the store's reload do it:
@@ -85,6 +85,8 @@ def one_round(deals: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES),
+                        help="records in a deal")
     parser.add_argument("--baseline", help="a commit to compare with, e.g. main")
     parser.add_argument("--baseline-max", type=int, default=2500)
     parser.add_argument("--replay", help=argparse.SUPPRESS)  # the subprocess's deals file
@@ -92,7 +94,7 @@ def main() -> None:
     if args.replay:
         print(json.dumps(one_round(json.loads(Path(args.replay).read_text()))))
         return
-    deals = {f"{shape}|{n}": records(shape, n) for shape in SHAPES for n in SIZES}
+    deals = {f"{shape}|{n}": records(shape, n) for shape in SHAPES for n in args.sizes}
     older = {k: v for k, v in deals.items() if int(k.split("|")[1]) <= args.baseline_max}
     ours: list[dict[str, float]] = []
     theirs: list[dict[str, float]] = []

@@ -1,6 +1,6 @@
 """Taps and keys a dealer spends on one deal of each game, on the tablet page in Chromium.
 
-Run: ``python bench/bench_taps.py``
+Run: ``python bench/bench_taps.py [--games VARIANT ...]``
 
 A real ``dealer-assist serve`` on loopback; Debian's Chromium (headless, driven by Playwright)
 opens the dealer's page at 1024x768 and plays one deal of each game, everyone checking or
@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import app_server, create_table, machine, request
+from _common import app_server, create_table, machine, request, target_code
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -133,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--games", nargs="+", default=None, metavar="VARIANT",
+                        help="only these games (all by default)")
     args = parser.parse_args(argv)
     print(machine())
     rows = []
@@ -142,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
                 for variant, players in games():
+                    if args.games and variant not in args.games:
+                        continue
                     for style in STYLES:
                         names = ["Ann", "Bob", "Cy", "Dee", "Eve"][:players]
                         made = create_table(server.url, variant, names)
@@ -161,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         goal = "met" if c.showdown_taps <= c.showdown_cards + 1 else "MISSED"
         print(f"| {variant} | {players} | {style} | {c.taps} | {c.keys} | {c.showdown_cards} "
               f"| {c.showdown_taps} | {goal} |")
-    return 0 if all(c.showdown_taps <= c.showdown_cards + 1 for *_, c in rows) else 1
+    return target_code(all(c.showdown_taps <= c.showdown_cards + 1 for *_, c in rows))
 
 
 if __name__ == "__main__":

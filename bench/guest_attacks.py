@@ -2,10 +2,13 @@
 ``dealer-assist serve`` process, a tablet dealing over Socket.IO from the server's own
 machine (timing every acknowledgement), and the guest in a process of its own.
 
-    python bench/guest_attacks.py freeze [--sockets 1000 2000] [--runs 2]
+    python bench/guest_attacks.py freeze [--sockets 1000 2000] [--hold 3] [--after 5] [--runs 2]
     python bench/guest_attacks.py joins [--clients 8] [--seconds 15] [--runs 2]
-    python bench/guest_attacks.py slowloris [--runs 1]
+    python bench/guest_attacks.py slowloris [--seconds 16] [--runs 1]
     python bench/guest_attacks.py garbage [--seconds 20] [--runs 1]
+    python bench/guest_attacks.py flood [--event leave|action] [--seconds 6] [--runs 1]
+
+(``--quiet S``: the seconds the tablet acts alone before the guest, and after it for joins.)
 
 Each prints one JSON line of figures per run; docs/benchmarks.md ("A guest on the Wi-Fi")
 quotes them, and tests/test_guest_attacks.py runs the same attacks and holds their bounds.
@@ -21,11 +24,14 @@ machine). Everything goes to this machine's own addresses, and stops by itself.
   dealer websocket get in.
 - **garbage**: from the LAN address, every event with missing and wrong arguments, lone
   surrogates as table ids, and broken packets and requests, as fast as they go.
+- **flood** (issue 32): from the LAN address, a raw websocket sends ``leave`` (or ``action``)
+  events as fast as it can, each asking for an acknowledgement, connecting again when cut.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import socket
@@ -279,11 +285,12 @@ def guest_freeze(address: str, port: int, count: int, hold: float) -> None:
           flush=True)
 
 
-def freeze(folder: Path, sockets: int, hold: float = 3.0, after: float = 5.0) -> dict[str, Any]:
+def freeze(folder: Path, sockets: int, hold: float = 3.0, after: float = 5.0,
+           quiet: float = 3.0) -> dict[str, Any]:
     with server(folder) as running:
         tablet = Tablet(running.url, running.table()).start()
         began = time.perf_counter()
-        time.sleep(3)
+        time.sleep(quiet)
         attack = guest("freeze", "--port", str(running.port), "--count", str(sockets),
                        "--hold", str(hold))
         try:
@@ -373,16 +380,34 @@ def guest_joins(address: str, port: int, table: str, clients: int, seconds: floa
     print(json.dumps(stats), flush=True)
 
 
-def joins(folder: Path, clients: int = 8, seconds: float = 15.0,
-          quiet: float = 5.0) -> dict[str, Any]:
+@contextmanager
+def dealing(folder: Path, quiet: float) -> Iterator[tuple[Server, dict[str, Any], Tablet,
+                                                           float]]:
+    """A server with a table, its tablet acting from this machine since ``began``, once
+    ``quiet`` seconds of it (with no guest) have passed."""
     with server(folder) as running:
         made = running.table()
         tablet = Tablet(running.url, made).start()
         began = time.perf_counter()
-        watched = Watched(running, quiet, "joins", "--table", made["id"], "--clients",
-                          str(clients), "--seconds", str(seconds))
-        attack_began, attack_ended, spam = watched.began, watched.ended, watched.said
-        rss_before, rss_most = watched.rss_before, watched.rss_most
+        time.sleep(quiet)
+        yield running, made, tablet, began
+
+
+def joins(folder: Path, clients: int = 8, seconds: float = 15.0,
+          quiet: float = 5.0) -> dict[str, Any]:
+    with dealing(folder, quiet) as (running, made, tablet, began):
+        rss_before = rss_mib(running.pid)
+        attack_began = time.perf_counter()
+        attack = guest("joins", "--address", lan_address(), "--port", str(running.port),
+                       "--table", made["id"], "--clients", str(clients), "--seconds",
+                       str(seconds))
+        rss_most = rss_before
+        while attack.poll() is None:
+            rss_most = max(rss_most, rss_mib(running.pid))
+            time.sleep(0.25)
+        attack_ended = time.perf_counter()
+        spam = read_json_line(attack)
+        time.sleep(quiet)
         tablet.stop()
     quiet_before = tablet.between(began, attack_began)
     quiet_after = tablet.between(attack_ended + 1, attack_ended + 1 + quiet)
@@ -495,6 +520,8 @@ BAD_ARGUMENTS: list[tuple[Any, ...]] = [
 ]
 
 
+PACE_SECONDS = 0.055  # a garbage connection's calls: at most 18 a second (its budget: 20)
+
 def guest_garbage(address: str, port: int, seconds: float) -> None:
     """Two Socket.IO clients: one calls ``action`` and ``leave`` with every bad argument,
     the other ``join`` (it is soon over its join rate and held off: it tries again); a raw
@@ -516,7 +543,13 @@ def guest_garbage(address: str, port: int, seconds: float) -> None:
             return None
         return client
 
+    last_call: dict[int, float] = {}
+
     def call(client: Any, event: str, args: tuple[Any, ...]) -> Any:
+        # each connection below its event budget (a flood is the flood attack's, and is
+        # cut): every bad argument here must be answered with a sentence
+        time.sleep(max(0.0, last_call.get(id(client), 0.0) + PACE_SECONDS - time.monotonic()))
+        last_call[id(client)] = time.monotonic()
         data = args[0] if len(args) == 1 else (args or None)
         return client.call(event, data, timeout=10)
 
@@ -572,11 +605,11 @@ def guest_garbage(address: str, port: int, seconds: float) -> None:
     print(json.dumps(stats), flush=True)
 
 
-def garbage(folder: Path, seconds: float = 20.0) -> dict[str, Any]:
+def garbage(folder: Path, seconds: float = 20.0, quiet: float = 2.0) -> dict[str, Any]:
     with server(folder) as running:
         made = running.table()
         tablet = Tablet(running.url, made).start()
-        time.sleep(2)
+        time.sleep(quiet)
         before = running.log.stat().st_size
         attack = guest("garbage", "--address", lan_address(), "--port", str(running.port),
                        "--seconds", str(seconds))
@@ -721,18 +754,114 @@ def reads(folder: Path, kind: str, connections: int = 8, deals: int = 3000,
     }
 
 
+# --------------------------------------------------------------------------- flood
+def guest_flood(address: str, port: int, table: str, event: str, seconds: float) -> None:
+    """Raw websockets, one at a time: each sends ``event`` packets with an ack id as fast as
+    it can while a thread counts the acks, until the server cuts it; then a new one."""
+    import websocket
+
+    body = {"table": table} if event == "leave" else {
+        "table": table, "action": {"type": "next"}}
+    payload = json.dumps([event, body])
+    stats: dict[str, Any] = {"connections": [], "refused": 0}
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        try:
+            ws = websocket.create_connection(
+                f"ws://{address}:{port}/socket.io/?EIO=4&transport=websocket", timeout=5)
+            ws.recv()  # Engine.IO's open packet
+            ws.send("40")
+            ws.recv()  # Socket.IO's connect
+        except Exception:
+            stats["refused"] += 1
+            time.sleep(0.05)
+            continue
+        acks = [0]
+        cut = threading.Event()
+
+        def read(ws: Any = ws, acks: list[int] = acks, cut: threading.Event = cut) -> None:
+            try:
+                while True:
+                    message = ws.recv()
+                    if not message:
+                        break
+                    if isinstance(message, str) and message.startswith("43"):
+                        acks[0] += 1
+            except Exception:
+                pass
+            cut.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        sent, began = 0, time.perf_counter()
+        try:
+            while not cut.is_set() and time.monotonic() < ends:
+                ws.send(f"42{sent}{payload}")
+                sent += 1
+        except Exception:
+            pass
+        cut.wait(max(0.0, ends - time.monotonic()))
+        took = time.perf_counter() - began
+        reader.join(1)
+        with contextlib.suppress(Exception):
+            ws.close(timeout=1)
+        stats["connections"].append({"sent": sent, "acks": acks[0], "cut": cut.is_set(),
+                                     "seconds": round(took, 3)})
+    print(json.dumps(stats), flush=True)
+
+
+def flood(folder: Path, event: str = "leave", seconds: float = 6.0,
+          quiet: float = 3.0) -> dict[str, Any]:
+    """The tablet (from this machine) acting throughout; the guest floods for ``seconds``."""
+    with dealing(folder, quiet) as (running, made, tablet, began):
+        attack_began = time.perf_counter()
+        attack = guest("flood", "--address", lan_address(), "--port", str(running.port),
+                       "--table", made["id"], "--event", event, "--seconds", str(seconds))
+        stats = read_json_line(attack, timeout=seconds + 60)
+        attack.wait(30)
+        attack_ended = time.perf_counter()
+        tablet.stop()
+        log = running.output()
+    quiet_samples = tablet.between(began, attack_began)
+    loaded = tablet.between(attack_began, attack_ended)
+    first = stats["connections"][0] if stats["connections"] else {}
+    return {
+        "event": event, "seconds": seconds, "connections": len(stats["connections"]),
+        "refused": stats["refused"], "first_connection": first,
+        "events_sent": sum(c["sent"] for c in stats["connections"]),
+        "acks_heard": sum(c["acks"] for c in stats["connections"]),
+        "all_cut": all(c["cut"] for c in stats["connections"]),
+        "quiet_median_ms": median_ms(quiet_samples),
+        "loaded_median_ms": median_ms(loaded),
+        "ratio": round(statistics.median(loaded) / statistics.median(quiet_samples), 2),
+        "quiet_max_ms": round(max(quiet_samples) * 1000, 1),
+        "loaded_max_ms": round(max(loaded) * 1000, 1),
+        "acks": len(loaded), "not_200": sum(status != 200 for _, _, status in tablet.samples),
+        "cut_lines": log.count("Socket.IO events at once"),
+        "tracebacks": log.count("Traceback"),
+    }
+
+
 # --------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("freeze", "joins", "slowloris", "garbage", "reads"):
+    for name in ("freeze", "joins", "slowloris", "garbage", "reads", "flood"):
         bench = commands.add_parser(name)
         bench.add_argument("--runs", type=int, default=1)
         bench.add_argument("--code", help="measure git commit CODE's server instead "
                                           "(a before, side by side)")
+        if name not in ("slowloris", "reads"):
+            bench.add_argument("--quiet", type=float,
+                               default={"joins": 5.0, "garbage": 2.0}.get(name, 3.0),
+                               help="seconds of the tablet alone, before (and after) the guest")
+        elif name == "slowloris":
+            bench.add_argument("--seconds", type=float, default=16.0)
         if name == "freeze":
             bench.add_argument("--sockets", type=int, nargs="+", default=[1000, 2000])
+            bench.add_argument("--hold", type=float, default=3.0)
+            bench.add_argument("--after", type=float, default=5.0)
         if name == "joins":
             bench.add_argument("--clients", type=int, default=8)
             bench.add_argument("--seconds", type=float, default=15)
@@ -744,6 +873,9 @@ def main() -> None:
             bench.add_argument("--connections", type=int, nargs="+", default=[8, 12, 8])
             bench.add_argument("--deals", type=int, default=3000)
             bench.add_argument("--seconds", type=float, default=12)
+        if name == "flood":
+            bench.add_argument("--seconds", type=float, default=6)
+            bench.add_argument("--event", choices=("leave", "action"), default="leave")
     guest_freeze_ = commands.add_parser("guest-freeze")
     guest_joins_ = commands.add_parser("guest-joins")
     guest_slow = commands.add_parser("guest-slowloris")
@@ -751,7 +883,9 @@ def main() -> None:
     guest_reads_ = commands.add_parser("guest-reads")
     guest_reads_.add_argument("--paths", nargs="+", required=True)
     guest_reads_.add_argument("--connections", type=int, default=8)
-    for sub in (guest_freeze_, guest_joins_, guest_slow, guest_garbage_, guest_reads_):
+    guest_flood_ = commands.add_parser("guest-flood")
+    for sub in (guest_freeze_, guest_joins_, guest_slow, guest_garbage_, guest_reads_,
+                guest_flood_):
         sub.add_argument("--address", default="127.0.0.1")
         sub.add_argument("--port", type=int, required=True)
         sub.add_argument("--seconds", type=float, default=15)
@@ -761,6 +895,8 @@ def main() -> None:
     guest_joins_.add_argument("--clients", type=int, default=8)
     guest_slow.add_argument("--heads", type=int, default=40)
     guest_slow.add_argument("--bodies", type=int, default=4)
+    guest_flood_.add_argument("--table", required=True)
+    guest_flood_.add_argument("--event", choices=("leave", "action"), default="leave")
     args = parser.parse_args()
     if args.command == "guest-freeze":
         guest_freeze(args.address, args.port, args.count, args.hold)
@@ -772,6 +908,8 @@ def main() -> None:
         guest_garbage(args.address, args.port, args.seconds)
     elif args.command == "guest-reads":
         guest_reads(args.address, args.port, args.paths, args.connections, args.seconds)
+    elif args.command == "guest-flood":
+        guest_flood(args.address, args.port, args.table, args.event, args.seconds)
     else:
         sys.path.insert(0, str(HERE.parent / "tests"))
         from _common import machine
@@ -790,15 +928,21 @@ def main() -> None:
                             Path(folder), kind, count, args.deals, args.seconds)), flush=True)
                 elif args.command == "freeze":
                     for count in args.sockets:
-                        print(f"run {run}: " + json.dumps(freeze(Path(folder), count)),
-                              flush=True)
+                        print(f"run {run}: " + json.dumps(freeze(
+                            Path(folder), count, args.hold, args.after, args.quiet)), flush=True)
                 elif args.command == "joins":
                     print(f"run {run}: " + json.dumps(joins(Path(folder), args.clients,
-                                                              args.seconds)), flush=True)
+                                                              args.seconds, args.quiet)),
+                          flush=True)
                 elif args.command == "slowloris":
-                    print(f"run {run}: " + json.dumps(slowloris(Path(folder))), flush=True)
+                    print(f"run {run}: " + json.dumps(slowloris(Path(folder), args.seconds)),
+                          flush=True)
+                elif args.command == "flood":
+                    print(f"run {run}: " + json.dumps(flood(Path(folder), args.event,
+                                                            args.seconds, args.quiet)),
+                          flush=True)
                 else:
-                    result = garbage(Path(folder), args.seconds)
+                    result = garbage(Path(folder), args.seconds, args.quiet)
                     log = result.pop("log")
                     print(f"run {run}: " + json.dumps(result), flush=True)
                     print(log, flush=True)

@@ -6,9 +6,9 @@ Run: ``python bench/trace_fanout.py [--clients 23] [--actions 100] [--procs 4]``
 Both servers (``dealer-assist serve`` and ``bench/bare_server.py``) start under a tracing
 launcher (this script, ``trace-serve``) that stamps, with ``time.perf_counter`` (one clock
 for every process of the host): each POST's start and end in Flask's ``wsgi_app``, each
-``SocketIO.emit`` (start, end, room), and each websocket frame a writer thread sends
-(``simple_websocket``'s ``send``). The clients (as in ``bench_fanout.py``) stamp each state
-they receive. Per action, from the dealer's send:
+``SocketIO.emit`` (start, end, room), and each websocket frame a writer sends
+(web/websocket.py's ``GreenWebSocket.send``, which both servers use on gevent). The clients
+(as in ``bench_fanout.py``) stamp each state they receive. Per action, from the dealer's send:
 
 - ``send -> request``: to the start of Flask's request (Werkzeug's parse and thread);
 - ``request -> emit``: the server's work before the phones' emit starts;
@@ -63,9 +63,10 @@ def trace_serve(out: str, command: list[str]) -> None:
 
     import flask
     import flask_socketio
-    import simple_websocket.ws as ws
 
-    real_send = ws.Base.send
+    from dealer_assist.web.websocket import GreenWebSocket
+
+    real_send = GreenWebSocket.send
 
     def send(self: Any, data: Any) -> Any:
         start = clock()
@@ -90,7 +91,7 @@ def trace_serve(out: str, command: list[str]) -> None:
             stamps["request"].append((start, clock()))
         return result
 
-    ws.Base.send = send  # type: ignore[method-assign]
+    GreenWebSocket.send = send  # type: ignore[method-assign]
     flask_socketio.SocketIO.emit = emit  # type: ignore[method-assign]
     flask.Flask.wsgi_app = wsgi_app  # type: ignore[method-assign]
 

@@ -1,5 +1,6 @@
 """How often one guest may do a thing (issue 14): a token bucket per client address, for
-joining a table and for making tables. In memory and per process; nothing here knows Flask."""
+joining a table and for making tables, and one per connection for its Socket.IO events
+(issue 32). In memory and per process; nothing here knows Flask."""
 
 from __future__ import annotations
 
@@ -39,3 +40,8 @@ class RateLimit:
             while len(self._buckets) > MAX_KEYS:
                 self._buckets.popitem(last=False)
             return wait
+
+    def forget(self, key: str) -> None:
+        """``key`` is gone (a connection closed): its bucket with it."""
+        with self._lock:
+            self._buckets.pop(key, None)

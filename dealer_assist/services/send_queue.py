@@ -1,11 +1,14 @@
 """Each client's send queue (issue 14): a client that does not read never holds more than a
-few states, since a new state replaces the states still waiting for it."""
+few states, since a new state replaces the states still waiting for it. Cheap per packet
+(issue 32): at 500 phones a broadcast puts one packet in 500 of these, and each phone's
+writer takes it out."""
 
 from __future__ import annotations
 
 import queue
 import threading
 import time
+from collections import deque
 from typing import Any
 
 # Socket.IO EVENT packets named "state" and "state_patch" on the default namespace: a patch
@@ -27,86 +30,100 @@ class NewestStateQueue:
     likewise replaces every state and patch waiting, and the client, seeing the gap, joins
     again for the whole state), and any other packet beyond ``4 * limit`` is dropped.
 
-    Written here rather than on ``queue.Queue``, whose insides gevent replaces when it
-    patches the process: ``put``, ``get``, ``task_done``, ``join`` and ``qsize`` as
-    ``queue.Queue`` has them, on a list, a lock and two events (gevent's under gevent: a
-    ``threading.Condition`` would cost each phone two more deques, 1.2 KiB)."""
+    ``put``, ``get``, ``task_done``, ``join`` and ``qsize`` as ``queue.Queue`` has them, on
+    a deque whose ``append`` and ``popleft`` are atomic: a packet costs no lock while fewer
+    than ``limit`` wait (only the dropping takes one), and the writer is woken through one
+    event (gevent's under gevent: a ``threading.Condition`` would cost each phone two more
+    deques, 1.2 KiB). Packets not yet done with are those waiting plus those the one reader
+    (Engine.IO's writer, or the long-poll) took and has not marked done: a count only that
+    reader changes, so it needs no lock either."""
 
     def __init__(self, limit: int = 64) -> None:
         self.limit = limit
         self.dropped = 0
-        self.queue: list[Any] = []
-        self.unfinished_tasks = 0
-        self._lock = threading.Lock()
-        self._waiting = threading.Event()  # set while packets wait
-        self._done = threading.Event()  # set while every packet taken was done with
-        self._done.set()
+        self.queue: deque[Any] = deque()
+        self._taken = 0  # got and not yet task_done: changed by the reader alone
+        self._dropping = threading.Lock()  # producers over the limit, one at a time
+        self._ready = threading.Event()  # set by a put: the reader, waiting, looks again
+
+    @property
+    def unfinished_tasks(self) -> int:
+        return len(self.queue) + self._taken
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
         """Never waits: the queue drops old states instead of filling up."""
-        with self._lock:
-            self._put(item)
-            if self.queue:
-                self._waiting.set()
-            if self.unfinished_tasks:
-                self._done.clear()
+        if len(self.queue) >= self.limit and not self._make_room(item):
+            return
+        self.queue.append(item)
+        self._ready.set()
 
     def put_nowait(self, item: Any) -> None:
         self.put(item, block=False)
 
-    def _put(self, item: Any) -> None:
-        waiting = self.queue
-        if len(waiting) >= self.limit:
+    def _make_room(self, item: Any) -> bool:
+        """Over the limit: a state drops every state waiting; another packet is dropped
+        itself beyond ``4 * limit``. Whether ``item`` is still to be queued."""
+        with self._dropping:
+            waiting = self.queue
             if is_state(item):
-                kept = [old for old in waiting if not is_state(old)]
-                gone = len(waiting) - len(kept)
-                if gone:
-                    waiting[:] = kept
-                    self.unfinished_tasks -= gone
-                    self.dropped += gone
-            elif item is not None and len(waiting) >= 4 * self.limit:
+                # each packet waiting is taken from the left and the others put back on the
+                # right, in their order, one atomic step each: the reader may go on taking
+                for _ in range(len(waiting)):
+                    try:
+                        old = waiting.popleft()
+                    except IndexError:  # the reader took the rest meanwhile
+                        break
+                    if is_state(old):
+                        self.dropped += 1
+                    else:
+                        waiting.append(old)
+                return True
+            if item is not None and len(waiting) >= 4 * self.limit:
                 self.dropped += 1
-                return
-        waiting.append(item)
-        self.unfinished_tasks += 1
+                return False
+            return True
 
     def get(self, block: bool = True, timeout: float | None = None) -> Any:
-        ends = None if timeout is None else time.monotonic() + timeout
+        ends: float | None = None
         while True:
-            with self._lock:
-                if self.queue:
-                    item = self.queue.pop(0)
-                    if not self.queue:
-                        self._waiting.clear()
-                    return item
-            if not block:
+            try:
+                item = self.queue.popleft()
+            except IndexError:
+                if not block:
+                    raise queue.Empty from None
+            else:
+                self._taken += 1
+                return item
+            self._ready.clear()
+            if self.queue:  # put before the clear: its set came before it too
+                continue
+            if timeout is None:
+                self._ready.wait()
+                continue
+            ends = time.monotonic() + timeout if ends is None else ends
+            left = ends - time.monotonic()
+            if (left <= 0 or not self._ready.wait(left)) and not self.queue:
                 raise queue.Empty
-            left = None if ends is None else ends - time.monotonic()
-            if left is not None and left <= 0:
-                raise queue.Empty
-            self._waiting.wait(left)
 
     def get_nowait(self) -> Any:
         return self.get(block=False)
 
     def task_done(self) -> None:
-        with self._lock:
-            if self.unfinished_tasks <= 0:
-                raise ValueError("task_done() called too many times")
-            self.unfinished_tasks -= 1
-            if self.unfinished_tasks == 0:
-                self._done.set()
+        if self._taken <= 0:
+            raise ValueError("task_done() called too many times")
+        self._taken -= 1
 
     def join(self) -> None:
-        while True:
-            with self._lock:
-                if self.unfinished_tasks == 0:
-                    return
-            self._done.wait()
+        """Until every packet put was taken and done with (Engine.IO's close with ``wait``,
+        rare): it looks every :data:`JOIN_LOOK_SECONDS`, so that no packet pays for it."""
+        while self.unfinished_tasks:
+            time.sleep(JOIN_LOOK_SECONDS)
 
     def qsize(self) -> int:
-        with self._lock:
-            return len(self.queue)
+        return len(self.queue)
 
     def empty(self) -> bool:
-        return self.qsize() == 0
+        return not self.queue
+
+
+JOIN_LOOK_SECONDS = 0.01

@@ -35,6 +35,7 @@ from wsproto.utilities import generate_accept_token
 
 RAW_SOCKET = "dealer_assist.socket"  # environ: the connection's socket (web/server.py)
 DETACH = "dealer_assist.detach"  # environ: run a function in a greenlet of its own
+SEVER = "dealer_assist.sever"  # environ: end this websocket now (web/guest_caps.py)
 MAX_MESSAGE_BYTES = 64 * 1024 + 1024  # Engine.IO's max_http_buffer_size, and a packet's head
 RECEIVE_BYTES = 4096
 HANDSHAKE_ONLY = ("HTTP_SEC_WEBSOCKET_KEY", "HTTP_SEC_WEBSOCKET_EXTENSIONS",
@@ -79,6 +80,7 @@ class GreenWebSocket:
         self.connected = True
         for spent in HANDSHAKE_ONLY:  # nothing reads them again; each phone keeps the rest
             environ.pop(spent, None)
+        environ[SEVER] = self.sever  # the environ Socket.IO keeps for this connection
         detach(lambda: self.handler(self))
         return []
 
@@ -130,6 +132,15 @@ class GreenWebSocket:
                 with contextlib.suppress(Exception):
                     self._send_raw(self.ws.send(event.response()))
                 self.connected = False
+
+    def sever(self) -> None:
+        """End the connection at once, without a closing handshake: a flooder's (web/
+        guest_caps.py). Its reader then reads nothing more, and a writer stuck on a client
+        that does not read fails and ends."""
+        self.connected = False
+        self.messages.clear()
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
 
     def close(self) -> None:
         if not self.connected:
