@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 MODULES = ["core.cards", "core.chain", "core.layouts", "core.rules", "core.actions", "core.pots",
-           "core.table", "core.autoplay", "core.hands", "web.json_codec"]
+           "core.table", "core.autoplay", "core.hands", "web.json_codec",
+           "core.tournament.structure", "core.tournament.clock", "core.tournament.money",
+           "core.tournament.seating"]
 
 
 @pytest.mark.parametrize("name", MODULES)

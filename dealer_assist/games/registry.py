@@ -26,6 +26,10 @@ CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        TwentyOneHandHoldem, TexasHoldem, Omaha))
 
 
+# the rotation of a tournament that names none (R89)
+TOURNAMENT_GAMES: tuple[str, ...] = (TexasHoldem.variant,)
+
+
 def all_games() -> tuple[type[Game], ...]:
     """Every game, in the order the home page lists them."""
     return CATALOGUE.all()
