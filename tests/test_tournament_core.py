@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer_assist.core.autoplay import legal_actions
-from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.errors import IllegalActionError, InvalidActionError, SetupError
 from dealer_assist.core.table import Table
 from dealer_assist.core.tournament.clock import ClockState
 from dealer_assist.core.tournament.money import (
@@ -501,3 +501,41 @@ def test_undo_drops_the_last_record_but_not_the_tables_facts() -> None:
     assert back.standing.rebuys == {} and back.standing.pending  # the bust stays
     with pytest.raises(IllegalActionError, match="Nothing to undo"):
         make().undo()
+
+
+def test_r91_a_deal_reopened_at_its_table_takes_its_bust_back() -> None:
+    t = out_after_rebuys(started())
+    p = t.setup.players
+    t = t.apply(rec(T.BUST, 51, table=0, deal=4, out=((p[0], 300),)))
+    assert t.public(START + 3600)["players_left"] == 17
+    t = t.apply(rec(T.REOPEN, 52, table=0, deal=4))
+    assert t.public(START + 3600)["players_left"] == 18 and t.places() == ()
+    t = t.apply(rec(T.BUST, 53, table=0, deal=4, out=((p[1], 300),)))  # played again
+    assert [pl.names for pl in t.places()] == [(p[1],)]
+    with pytest.raises(IllegalActionError, match="No bust of that deal"):
+        t.apply(rec(T.REOPEN, 54, table=1, deal=4))
+
+
+def test_r90_a_start_deal_carries_its_levels_blinds_and_r92_a_moved_player_comes_back() -> None:
+    """The records a tournament's table takes: a deal started with the level's blinds and
+    antes laid over the house rules, and a seat for a player moved back to a table they
+    left."""
+    table = Table.create(CATALOGUE, TOURNAMENT_GAMES[0], ["Ann", "Bob", "Cy"],
+                         {"small_blind": 1, "big_blind": 2})
+    started_deal = table.apply(table.prepare({"type": "start_deal", "blinds": {
+        "small_blind": 50, "big_blind": 100, "ante": 10}}))
+    assert started_deal.deal is not None
+    assert sorted((kind, paid) for _, kind, paid in started_deal.deal.posted) == [
+        ("ante", 10), ("ante", 10), ("ante", 10), ("big", 90), ("small", 50)]
+    assert table.prepare({"type": "start_deal", "blinds": {"big_blind": 5}}).to_json() == {
+        "type": "start_deal", "blinds": {"big_blind": 5}}
+    with pytest.raises(InvalidActionError, match="blinds must be whole numbers"):
+        table.prepare({"type": "start_deal", "blinds": {"big_blind": -5}})
+    with pytest.raises(IllegalActionError, match="has not left this table"):
+        table.apply(table.prepare({"type": "seat", "player": "Dee", "back": True}))
+    gone = table.apply(table.prepare({"type": "leave", "player": "Cy"}))
+    with pytest.raises(IllegalActionError, match="has already sat at this table"):
+        gone.apply(gone.prepare({"type": "seat", "player": "Cy"}))
+    back = gone.apply(gone.prepare({"type": "seat", "player": "Cy", "stack": 700,
+                                    "back": True}))
+    assert back.totals.names == ("Ann", "Bob", "Cy") and back.totals.stacks[-1] == 700

@@ -2,7 +2,7 @@
 gives (as a deal's, core/actions.py), and undo drops the last.
 
 The host's and dealers' records (``ACTIONS``) carry what was asked; the server's own
-(``bust``, ``draw``, ``restart``) carry what it saw at the tables or drew. Every record
+(``bust``, ``draw``, ``restart``, ``reopen``) carry what it saw at the tables or drew. Every record
 carries its moment, for the clock (R90).
 """
 
@@ -31,6 +31,7 @@ class TournamentActionType(StrEnum):
     BUST = "bust"  # the server: players at 0 after a deal, with their stacks at its start
     DRAW = "draw"  # the server: a breaking table's players' new seats, drawn
     RESTART = "restart"  # the server: back up after being down since ``since``
+    REOPEN = "reopen"  # the server: a deal's end undone at its table; its bust never was
 
 
 # what the host or a dealer may ask for (API.md "Tournaments"); the rest are the server's
@@ -50,7 +51,8 @@ class TournamentRecord:
     at: float  # seconds since the epoch, the server's clock
     player: str | None = None
     to: int | None = None  # level: the index
-    table: int | None = None  # enter: where seated; move: from; bust: where
+    table: int | None = None  # enter: where seated; move: from; bust, reopen: where
+    deal: int | None = None  # bust, reopen: the deal's number at its table
     to_table: int | None = None  # move: where to
     after: str | None = None  # enter, move: the player sat after (None: the last seat)
     stack: int | None = None  # rebuy, add_on: the player's chips then, at the table
@@ -63,7 +65,7 @@ class TournamentRecord:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type), "at": self.at}
-        for key in ("player", "to", "table", "to_table", "after", "stack", "since"):
+        for key in ("player", "to", "table", "deal", "to_table", "after", "stack", "since"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -84,6 +86,7 @@ class TournamentRecord:
             return cls(
                 type=TournamentActionType(data["type"]), at=float(data["at"]),
                 player=data.get("player"), to=data.get("to"), table=data.get("table"),
+                deal=data.get("deal"),
                 to_table=data.get("to_table"), after=data.get("after"),
                 stack=data.get("stack"),
                 out=_pairs(data.get("out")), stacks=_pairs(data.get("stacks")),

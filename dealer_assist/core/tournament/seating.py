@@ -2,8 +2,9 @@
 rules name, and a table that breaks with its players' new seats drawn at random.
 
 A table's seats are its players in order (as at any table, R70): a seat is named by the
-player it comes after. The random draws take a ``random.Random`` (the server's is
-``secrets.SystemRandom``), so that what is drawn is recorded and replays the same.
+player it comes after. A player placed out stays seated with no chips, dealt out. The random
+draws take a ``random.Random`` (the server's is ``secrets.SystemRandom``), so that what is
+drawn is recorded and replays the same.
 
 >>> v = [TableView(0, ("A", "B", "C", "D", "E"), (9,) * 5, 0), TableView(1, ("F", "G", "H"),
 ...      (9,) * 3, 2)]
@@ -28,6 +29,15 @@ class TableView:
     names: tuple[str, ...]
     stacks: tuple[int, ...]
     button: int = -1
+    # busted players waiting on a rebuy: still in, with no chips; any other seat with no
+    # chips is a player placed out (R91), who is seated but no longer counts
+    waiting: frozenset[str] = frozenset()
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players still in the tournament at this table, in seat order."""
+        return tuple(n for n, s in zip(self.names, self.stacks, strict=True)
+                     if s > 0 or n in self.waiting)
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,12 @@ def balancing_move(views: Sequence[TableView], seats: int) -> Move | None:
     (the first of equal tables by number)."""
     if len(views) < 2:
         return None
-    fullest = min(views, key=lambda v: (-len(v.names), v.number))
-    shortest = min(views, key=lambda v: (len(v.names), v.number))
-    if len(fullest.names) - len(shortest.names) < 2 or len(shortest.names) >= seats:
+    fullest = min(views, key=lambda v: (-len(v.players), v.number))
+    shortest = min(views, key=lambda v: (len(v.players), v.number))
+    if len(fullest.players) - len(shortest.players) < 2 or len(shortest.players) >= seats:
         return None
     big = big_blind_next(fullest.names, fullest.stacks, fullest.button)
-    player = fullest.names[big if big is not None else 0]
+    player = fullest.names[big] if big is not None else fullest.players[0]
     return Move(player, fullest.number, shortest.number, worst_seat(shortest, player))
 
 
@@ -118,10 +128,10 @@ def table_to_break(views: Sequence[TableView], seats: int) -> TableView | None:
     with the fewest players (of equal ones, the last by number)."""
     if len(views) < 2:
         return None
-    players = sum(len(v.names) for v in views)
+    players = sum(len(v.players) for v in views)
     if players > (len(views) - 1) * seats:
         return None
-    return min(views, key=lambda v: (len(v.names), -v.number))
+    return min(views, key=lambda v: (len(v.players), -v.number))
 
 
 def draw_break(views: Sequence[TableView], breaking: TableView,
@@ -129,13 +139,16 @@ def draw_break(views: Sequence[TableView], breaking: TableView,
     """Each player of the breaking table drawn a seat at random at the other tables: a
     table among those with the fewest players (as filled so far), a seat among its open
     ones."""
-    order = list(breaking.names)
+    order = list(breaking.players)
     rng.shuffle(order)
-    seated = {v.number: list(v.names) for v in views if v.number != breaking.number}
+    others = [v for v in views if v.number != breaking.number]
+    seated = {v.number: list(v.names) for v in others}
+    counts = {v.number: len(v.players) for v in others}
     moves = []
     for player in order:
-        fewest = min(len(names) for names in seated.values())
-        table = rng.choice(sorted(n for n, names in seated.items() if len(names) == fewest))
+        fewest = min(counts.values())
+        table = rng.choice(sorted(n for n, count in counts.items() if count == fewest))
+        counts[table] += 1
         names = seated[table]
         position = rng.randrange(len(names) + 1) if names else 0
         after = names[position - 1] if position else (names[-1] if names else None)
@@ -148,10 +161,10 @@ def late_seat(views: Sequence[TableView], player: str, seats: int,
               rng: random.Random) -> Move | None:
     """A late entry's seat, drawn: a table with the fewest players, a seat at random there;
     None when every table is full. ``from_table`` is -1: the player comes from the door."""
-    open_tables = [v for v in views if len(v.names) < seats]
+    open_tables = [v for v in views if len(v.players) < seats]
     if not open_tables:
         return None
-    fewest = min(len(v.names) for v in open_tables)
-    view = rng.choice([v for v in open_tables if len(v.names) == fewest])
+    fewest = min(len(v.players) for v in open_tables)
+    view = rng.choice([v for v in open_tables if len(v.players) == fewest])
     after = rng.choice(view.names) if view.names else None
     return Move(player, -1, view.number, after)

@@ -85,7 +85,7 @@ class Tournament:
         if standing is None:
             standing = Standing(entries=setup.players, table_of={
                 name: t for t, names in enumerate(setup.tables) for name in names})
-            for record in self.records:
+            for record in counted(self.records):
                 standing = self._step(standing, record)
         self.standing = standing
 
@@ -93,19 +93,30 @@ class Tournament:
     def apply(self, record: TournamentRecord) -> Tournament:
         if record.type is T.UNDO:
             return self.undo()
+        if record.type is T.REOPEN:
+            if not any(r.type is T.BUST and (r.table, r.deal) == (record.table, record.deal)
+                       for r in counted(self.records)):
+                raise IllegalActionError("No bust of that deal to take back.")
+            return Tournament(self.setup, (*self.records, record))
         return Tournament(self.setup, (*self.records, record),
                           self._step(self.standing, record))
 
     def undo(self) -> Tournament:
-        """Drop the last record the host or a dealer made (the server's bust, draw and
-        restart records are the tables' and the server's facts: they stay)."""
+        """Drop the last record the host or a dealer made (:meth:`last_undoable`)."""
+        i = self.last_undoable()
+        return Tournament(self.setup, self.records[:i] + self.records[i + 1:])
+
+    def last_undoable(self) -> int:
+        """The index of the record undo drops: the last the host or a dealer made (the
+        server's bust, reopen and restart records are the tables' and the server's facts;
+        they stay, and a table's drawn seats are not undone)."""
         for i in range(len(self.records) - 1, -1, -1):
             kind = self.records[i].type
-            if kind in (T.BUST, T.RESTART):
+            if kind in (T.BUST, T.RESTART, T.REOPEN):
                 continue
             if kind is T.DRAW:
                 break
-            return Tournament(self.setup, self.records[:i] + self.records[i + 1:])
+            return i
         raise IllegalActionError("Nothing to undo in the tournament.")
 
     def _step(self, s: Standing, r: TournamentRecord) -> Standing:
@@ -423,6 +434,22 @@ class Tournament:
             "finished": self.finished(s),
             "chop": [{"name": n, "amount": a} for n, a in s.chopped] or None,
         }
+
+
+def counted(records: Sequence[TournamentRecord]) -> list[TournamentRecord]:
+    """The records that count: a bust whose deal was reopened at its table (a ``reopen``
+    after it) never was, and the reopen itself changes nothing else."""
+    reopened: set[tuple[int | None, int | None]] = set()
+    kept: list[TournamentRecord] = []
+    for record in reversed(records):
+        key = (record.table, record.deal)
+        if record.type is T.REOPEN:
+            reopened.add(key)
+        elif record.type is T.BUST and key in reopened:
+            reopened.discard(key)
+        else:
+            kept.append(record)
+    return kept[::-1]
 
 
 def groups(out: Pairs) -> tuple[tuple[str, ...], ...]:
