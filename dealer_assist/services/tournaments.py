@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -81,6 +82,11 @@ class TournamentStore:
         self.tables = tables
         self.now = now
         self.rng = rng or secrets.SystemRandom()
+        self._lock = threading.Lock()
+        # a table's tournament never changes (linked in the transaction that made the
+        # table): kept once the table is known to exist, so guessed ids do not grow it
+        self._links: dict[str, tuple[str, int] | None] = {}
+        self._cache: dict[str, tuple[int, Tournament]] = {}  # by id: (seq, replayed)
 
     # ------------------------------------------------------------------ making
     def create(self, db: Connection, body: Any) -> Created:
@@ -108,13 +114,23 @@ class TournamentStore:
 
     # ------------------------------------------------------------------ reading
     def load(self, db: Connection, tournament_id: str) -> Tournament | None:
+        """The tournament as its records leave it: replayed, or this process's copy when
+        no record was added since."""
+        seq = storage.tournaments.tournament_seq(db, tournament_id)
+        with self._lock:
+            cached = self._cache.get(tournament_id)
+        if cached is not None and cached[0] == seq:
+            return cached[1]
         row = storage.tournaments.tournament_row(db, tournament_id)
         if row is None:
             return None
         setup = TournamentSetup.from_json(CATALOGUE, json.loads(row["setup_json"]))
         tournament = Tournament(setup)
-        for text in storage.tournaments.tournament_records(db, tournament_id):
+        records = storage.tournaments.tournament_records(db, tournament_id)
+        for text in records:
             tournament = tournament.apply(TournamentRecord.from_json(json.loads(text)))
+        with self._lock:
+            self._cache[tournament_id] = (len(records), tournament)
         return tournament
 
     def table_ids(self, db: Connection, tournament_id: str) -> list[str]:
@@ -161,7 +177,15 @@ class TournamentStore:
 
     # ------------------------------------------------------------------ the tables' side
     def tournament_of(self, db: Connection, table_id: str) -> tuple[str, int] | None:
-        return storage.tournaments.tournament_of_table(db, table_id)
+        """The tournament a table plays for and its number there, or None."""
+        with self._lock:
+            if table_id in self._links:
+                return self._links[table_id]
+        link = storage.tournaments.tournament_of_table(db, table_id)
+        if link is not None or self.tables.row(db, table_id) is not None:
+            with self._lock:
+                self._links[table_id] = link
+        return link
 
     def table_body(self, db: Connection, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """A dealer's table action as the table takes it: at a tournament's table a deal
