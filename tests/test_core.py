@@ -525,7 +525,6 @@ NOT_YET_BUILT: dict[int, str] = {
     86: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     87: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     88: "issue 29, stud night",
-    94: "issue 31, a tournament night",
 }
 
 

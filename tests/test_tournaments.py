@@ -297,3 +297,37 @@ def test_r90_every_screen_of_its_tables_gets_the_tournament_event(
     d.table_act(last["id"], {"type": "start_deal"})
     (after_deal,) = events(phone)
     assert after_deal["tables"][2]["players"] == d.state()["tables"][2]["players"]
+
+
+def test_r94_a_tournaments_money_goes_into_its_books_and_the_season_apart_from_cash(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """Entries, rebuys and prizes per person in money, settled with the fewest payments;
+    the season lists tournaments apart, and the tournament's chips are no one's money."""
+    d = Director(app, client, make(client, players=["Ann", "Bob", "Cy"], tables=1,
+                                   add_on=None, payouts=[70, 30], seats=10))
+    d.act(type="resume")
+    table_id = d.created["tables"][0]["id"]
+    d.deal(table_id, "Ann", "Cy")
+    d.act(type="rebuy", player="Cy")  # Cy pays 20 more
+    d.act(type="level", to=3)
+    d.deal(table_id, "Ann", "Cy")  # Cy out for good
+    stacks = dict(zip(*[d.table(table_id).totals.names, d.table(table_id).totals.stacks],
+                      strict=True))
+    d.deal(table_id, *sorted(("Ann", "Bob"), key=lambda n: -stacks[n]))
+    state = d.state()
+    assert state["finished"] and state["prize_pool"] == 3 * 18 + 20
+    people = {p["name"]: p for p in state["books"]["people"]}
+    winner = state["places"][0]["players"][0]["name"]
+    assert people[winner]["won"] == 52 and people["Cy"] == {
+        "name": "Cy", "paid_in": 40, "won": 0, "net": -40}
+    assert state["books"]["house"] == 6 and state["books"]["held"] == 0
+    owed = {p["name"]: p["net"] for p in state["books"]["people"]} | {"The house": 6}
+    for payment in state["books"]["settle_up"]:
+        owed[payment["from"]] += payment["amount"]
+        owed[payment["to"]] -= payment["amount"]
+    assert set(owed.values()) == {0}
+    league = client.get("/api/league").get_json()
+    assert league["people"] == []  # the tables' chips are not cash
+    assert {r["name"]: (r["tournaments"], r["paid_in"], r["won"], r["net"])
+            for r in league["tournaments"]} == {
+        n: (1, p["paid_in"], p["won"], p["net"]) for n, p in people.items()}

@@ -35,6 +35,7 @@ from dealer_assist.core.tournament.state import Tournament
 from dealer_assist.games.registry import CATALOGUE, TOURNAMENT_GAMES, new_setup
 from dealer_assist.services import storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.services.ledger import settle
 from dealer_assist.services.storage import Connection
 from dealer_assist.services.tables import TableStore
 
@@ -121,16 +122,10 @@ class TournamentStore:
             cached = self._cache.get(tournament_id)
         if cached is not None and cached[0] == seq:
             return cached[1]
-        row = storage.tournaments.tournament_row(db, tournament_id)
-        if row is None:
-            return None
-        setup = TournamentSetup.from_json(CATALOGUE, json.loads(row["setup_json"]))
-        tournament = Tournament(setup)
-        records = storage.tournaments.tournament_records(db, tournament_id)
-        for text in records:
-            tournament = tournament.apply(TournamentRecord.from_json(json.loads(text)))
-        with self._lock:
-            self._cache[tournament_id] = (len(records), tournament)
+        tournament = replay(db, tournament_id)
+        if tournament is not None:
+            with self._lock:
+                self._cache[tournament_id] = (seq, tournament)
         return tournament
 
     def table_ids(self, db: Connection, tournament_id: str) -> list[str]:
@@ -173,7 +168,7 @@ class TournamentStore:
                     totals.names, totals.stacks, strict=True) if n in left]})
         moves = tournament.named_moves(self.views(db, tournament, table_ids))
         return {"id": tournament_id, **tournament.public(self.now()), "tables": tables,
-                "moves": [m.to_json() for m in moves]}
+                "moves": [m.to_json() for m in moves], "books": books(tournament)}
 
     # ------------------------------------------------------------------ the tables' side
     def tournament_of(self, db: Connection, table_id: str) -> tuple[str, int] | None:
@@ -460,6 +455,37 @@ class TournamentStore:
     def mark_alive(self, db: Connection) -> None:
         with storage.write_transaction(db):
             storage.tournaments.mark_alive(db, self.now())
+
+
+def replay(db: Connection, tournament_id: str) -> Tournament | None:
+    """The tournament its stored records replay to, or None."""
+    row = storage.tournaments.tournament_row(db, tournament_id)
+    if row is None:
+        return None
+    tournament = Tournament(TournamentSetup.from_json(CATALOGUE, json.loads(row["setup_json"])))
+    for text in storage.tournaments.tournament_records(db, tournament_id):
+        tournament = tournament.apply(TournamentRecord.from_json(json.loads(text)))
+    return tournament
+
+
+HOUSE = "The house"  # the fees' party in a tournament's settle-up
+
+
+def books(tournament: Tournament) -> dict[str, Any]:
+    """R94: the tournament's money per person (paid in: the buy-in, rebuys and add-on; won:
+    the prize), the house's fees, and the fewest payments that square them (the host holds
+    the money paid in; settle-up never counts a chip)."""
+    money = tournament.money()
+    fees = tournament.setup.fee * len(tournament.standing.entries)
+    balances: dict[str, int] = {name: won - paid for name, (paid, won) in money.items()}
+    balances[HOUSE] = fees + tournament.pool - sum(won for _, won in money.values())
+    settled = settle({k: v for k, v in balances.items() if v})
+    return {
+        "people": [{"name": name, "paid_in": paid, "won": won, "net": won - paid}
+                   for name, (paid, won) in money.items()],
+        "house": fees, "held": balances[HOUSE] - fees,
+        "settle_up": [{"from": t.payer, "to": t.payee, "amount": t.amount}
+                      for t in settled.transfers]}
 
 
 def read_type(body: Any) -> TournamentActionType:

@@ -81,3 +81,14 @@ def append_tournament_record(db: Connection, tournament_id: str, seq: int,
 def mark_alive(db: Connection, moment: float) -> None:
     """The server is up at ``moment``: every tournament's ``alive_at``."""
     db.execute("UPDATE tournaments SET alive_at = ? WHERE alive_at < ?", [moment, moment])
+
+
+def tournament_days(db: Connection) -> list[tuple[str, str]]:
+    """Every tournament's id and the time it was made (a stored time), oldest first."""
+    return [(str(i), str(c)) for i, c in db.execute(
+        "SELECT id, created FROM tournaments ORDER BY created, rowid")]
+
+
+def all_tournament_tables(db: Connection) -> set[str]:
+    """Every table that plays for a tournament."""
+    return {str(t) for (t,) in db.execute("SELECT table_id FROM tournament_tables")}
