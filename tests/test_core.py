@@ -520,12 +520,6 @@ NOT_YET_BUILT: dict[int, str] = {
     85: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     86: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     87: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
-    89: "issue 31, a tournament night",
-    90: "issue 31, a tournament night",
-    91: "issue 31, a tournament night",
-    92: "issue 31, a tournament night",
-    93: "issue 31, a tournament night",
-    94: "issue 31, a tournament night",
 }
 
 

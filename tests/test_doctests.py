@@ -10,7 +10,8 @@ import pytest
 
 MODULES = ["core.cards", "core.chain", "core.layouts", "core.rules", "core.actions", "core.pots",
            "core.table", "core.autoplay", "core.hands", "core.lowhands", "core.hilo",
-           "web.json_codec"]
+           "web.json_codec", "core.tournament.structure", "core.tournament.clock",
+           "core.tournament.money", "core.tournament.seating"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -116,6 +116,7 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     if proxy_hops:  # every connection comes from the proxy: only the total is counted here
         config["MAX_CONNECTIONS_PER_ADDRESS"] = total
     config["ASYNC_MODE"] = "gevent" if off_loop.green() else "threading"
+    config["TOURNAMENT_HEARTBEAT"] = 5  # seconds: a restart's lost time is at most this (R90)
     app = create_app(db_path=db_path, config=config, message_queue=message_queue)
     if off_loop.green():
         use_green_websockets(get_socketio(app).server.eio)

@@ -68,7 +68,7 @@ MAX_TEXT = 64  # a card or a player's name never needs more
 # read into ``cells`` when it names cells. Types not listed here (none yet) are not checked.
 FIELDS_OF: dict[ActionType, frozenset[str]] = {
     ActionType(kind): frozenset(fields) for kind, fields in {
-        "start_deal": ("variant", "straddle", "bomb_pot"),
+        "start_deal": ("variant", "straddle", "bomb_pot", "blinds"),
         "buy": ("player", "count"),
         "deal_cards": ("player", "cards"),
         "next": (),
@@ -90,7 +90,7 @@ FIELDS_OF: dict[ActionType, frozenset[str]] = {
         "undo": (),
         "rebuy": ("player", "amount"),
         "adjust": ("player", "to", "amount", "note"),
-        "seat": ("player", "stack", "after"),
+        "seat": ("player", "stack", "after", "back"),
         "leave": ("player",),
         "sit_out": ("player",),
         "sit_in": ("player",),
@@ -125,6 +125,12 @@ class Action:
     straddle: bool | None = None  # start_deal: this deal straddled, or not, whatever the rule
     bomb_pot: int | None = None  # start_deal: a bomb pot, everyone dealt in antes this (R65)
     stack: int | None = None  # seat: the new player's chips
+    # start_deal at a tournament's table: the level's blinds and antes (R90), laid over the
+    # house rules for this deal; set by the server from the clock, never by a dealer
+    blinds: tuple[tuple[str, int], ...] | None = None
+    # seat: a player who left this table comes back to it (a tournament's move, R92); set
+    # by the server, never by a dealer
+    back: bool | None = None
     after: str | None = None  # seat: the player the new one sits after, clockwise (R70)
 
     def __repr__(self) -> str:
@@ -141,7 +147,7 @@ class Action:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type)}
         for key in ("player", "count", "amount", "card", "to", "note", "variant", "straddle",
-                    "bomb_pot", "stack", "after"):
+                    "bomb_pot", "stack", "after", "back"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
@@ -157,6 +163,8 @@ class Action:
             out["cards" if self.type == "reveal" else "cells"] = dict(self.cells)
         if self.hands is not None:
             out["hands"] = {name: list(cards) for name, cards in self.hands}
+        if self.blinds is not None:
+            out["blinds"] = dict(self.blinds)
         return out
 
     @classmethod
@@ -208,11 +216,14 @@ class Action:
             bomb_pot=_chips(body, "bomb_pot"),
             stack=_chips(body, "stack"),
             after=_text(body, "after"),
+            blinds=_blinds(body.get("blinds")),
+            back=_flag(body, "back"),
         )
 
 
 _FIELDS = {"player", "count", "amount", "card", "cards", "cells", "hands", "board", "muck",
-           "to", "note", "variant", "straddle", "bomb_pot", "stack", "after"}
+           "to", "note", "variant", "straddle", "bomb_pot", "stack", "after", "blinds", "back"}
+BLIND_FIELDS = ("small_blind", "big_blind", "ante", "big_blind_ante")
 MAX_NOTE = 200
 
 
@@ -228,6 +239,17 @@ def _text(body: dict[str, Any], key: str) -> str | None:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
         raise InvalidActionError(f"{key} must be a short piece of text, not {_short(value)}.")
     return value.strip()
+
+
+def _blinds(value: Any) -> tuple[tuple[str, int], ...] | None:
+    if value is None:
+        return None
+    if (not isinstance(value, dict) or not set(value) <= set(BLIND_FIELDS)
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_CHIPS
+                   for v in value.values())):
+        raise InvalidActionError(f"blinds must be whole numbers of chips by name "
+                                 f"({', '.join(BLIND_FIELDS)}).")
+    return tuple((key, value[key]) for key in BLIND_FIELDS if key in value)
 
 
 def _flag(body: dict[str, Any], key: str) -> bool | None:

@@ -127,6 +127,10 @@ def seat_player(setup: TableSetup, totals: Totals, action: Action, log: list[str
     if len(name) > MAX_NAME:
         raise IllegalActionError(f"A player's name has at most {MAX_NAME} characters.")
     ever = [*totals.names, *(d.name for d in totals.departed)]
+    if action.back:  # a tournament's player moved back to a table they left (R92)
+        ever = list(totals.names)
+        if same_name_key(name) not in (same_name_key(d.name) for d in totals.departed):
+            raise IllegalActionError(f"{name} has not left this table: not coming back.")
     if same_name_key(name) in (same_name_key(n) for n in ever):
         raise IllegalActionError(
             f"Someone called {name} has already sat at this table: give the new player a "

@@ -264,8 +264,10 @@ class Table:
             raise IllegalActionError(f"{game.name} has no bomb pot (R65).")
         if bomb_pot and action.straddle:
             raise IllegalActionError("A bomb pot has no straddle: no blind is posted (R65).")
-        overrides = {"straddle": action.straddle} if action.straddle is not None else None
-        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides,
+        overrides: dict[str, Any] = dict(action.blinds or ())  # a tournament's level (R90)
+        if action.straddle is not None:
+            overrides["straddle"] = action.straddle
+        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides or None,
                           bomb_pot=bomb_pot)
         return Table(self.setup, totals, deal, Chain((action,)), self.seq + 1, game=game,
                      seats=seats, before_start=self)

@@ -30,6 +30,10 @@ CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        Razz, SevenCardStudHiLo))
 
 
+# the rotation of a tournament that names none (R89)
+TOURNAMENT_GAMES: tuple[str, ...] = (TexasHoldem.variant,)
+
+
 def all_games() -> tuple[type[Game], ...]:
     """Every game, in the order the home page lists them."""
     return CATALOGUE.all()

@@ -6,7 +6,8 @@ the server's time zone, on which they were dealt in), the deals dealt in, what t
 in and cashed out, the stack still at a table, the net, and the biggest pot won (their
 largest payout in one deal). Sorted by net, highest first. The chips the tables hold beyond
 what they started with (a pot carried to a later deal) are the ``bank``, shown apart: the
-people's nets and the bank sum to zero.
+people's nets and the bank sum to zero. Tournaments (R94) are apart too: their tables' chips
+are no one's money, and each person's tournament money (paid in, won) is its own list.
 
 It reads finished deals' rows only, never a record, added up by the database a table and a
 day at a time (``storage.season_people``, ``storage.season_days``): who was dealt in and
@@ -39,6 +40,7 @@ from dealer_assist.services.history.stored import as_seated
 from dealer_assist.services.people import People, read_people
 from dealer_assist.services.storage import Connection as Database
 from dealer_assist.services.tables import load_table, setup_of
+from dealer_assist.services.tournaments import replay
 
 NOBODY = Totals(stacks=())  # where a table's first day starts
 
@@ -189,19 +191,23 @@ def season(db: Database, first: date | None = None, last: date | None = None
     books = Season(People())
     with storage.read_transaction(db):
         books.directory = read_people(db)
+        # R94: a tournament's tables play for chips that are no one's money; the
+        # tournament's money is its own part of the season (tournament_season)
+        apart = storage.tournaments.all_tournament_tables(db)
         dealt: dict[tuple[str, str], set[str]] = defaultdict(set)
         for table_id, day, name, deals, biggest in storage.season_people(db):
-            if low <= day <= high:
+            if low <= day <= high and table_id not in apart:
                 books.dealt(day, name, deals, biggest)
                 dealt[table_id, day].add(name)
         by_table: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for row in storage.season_days(db):
-            if low <= row["day"] <= high:
+            if low <= row["day"] <= high and row["table_id"] not in apart:
                 by_table[row["table_id"]].append(row)
         setups: dict[str, str] = {}
         for table_id, days in by_table.items():
             TableDays(db, table_id, days, setups).add_to(
                 books, {day["day"]: dealt[table_id, day["day"]] for day in days})
+        tournaments = tournament_season(db, books.directory, low, high)
     listed = [p for p in books.people.values() if p.deals or p.net or p.bought_in]
     listed.sort(key=lambda p: (-p.net, p.name.casefold()))
     answer: dict[str, Any] = {
@@ -209,8 +215,31 @@ def season(db: Database, first: date | None = None, last: date | None = None
         "people": [p.to_json() for p in listed]}
     answer.update(bank=books.bank)  # R78's: what the tables keep, apart from the people
     answer |= {"nights": sorted(books.nightly), "chart": cumulative(books, listed),
-               **books.directory.to_json()}
+               **books.directory.to_json(), "tournaments": tournaments}
     return answer
+
+
+def tournament_season(db: Database, directory: People, low: str, high: str
+                      ) -> list[dict[str, Any]]:
+    """R94: per person, the tournaments made on the days ``low`` to ``high`` they entered,
+    the money they paid in (buy-ins, rebuys, add-ons) and won, and the net; best net first.
+    Apart from the cash games' people: no chip of a tournament is money."""
+    people: dict[str, dict[str, Any]] = {}
+    for tournament_id, created in storage.tournaments.tournament_days(db):
+        if not low <= storage.local_day(created) <= high:
+            continue
+        tournament = replay(db, tournament_id)
+        if tournament is None:
+            continue
+        for name, (paid, won) in tournament.money().items():
+            key, shown = directory.person(name)
+            row = people.setdefault(key, {"name": shown, "tournaments": 0, "paid_in": 0,
+                                          "won": 0, "net": 0})
+            row["tournaments"] += 1
+            row["paid_in"] += paid
+            row["won"] += won
+            row["net"] += won - paid
+    return sorted(people.values(), key=lambda r: (-r["net"], r["name"].casefold()))
 
 
 def cumulative(books: Season, listed: Iterable[Person]) -> list[dict[str, Any]]:

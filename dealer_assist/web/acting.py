@@ -14,7 +14,7 @@ from dealer_assist.services import storage
 from dealer_assist.web import equity_later
 from dealer_assist.web.damaged import refuse_if_damaged
 from dealer_assist.web.errors import ApiError
-from dealer_assist.web.extensions import get_db, get_store
+from dealer_assist.web.extensions import get_db, get_store, get_tournaments
 from dealer_assist.web.host import full_sentence
 from dealer_assist.web.state import table_state
 
@@ -56,7 +56,10 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
     sends the live events, then answers with :func:`broadcast.answer_after`."""
     expect = expected_seq(body)
     refuse_if_damaged(table_id)
+    linked = get_tournaments()
     try:
+        # a tournament's table: the level's blinds from its clock (R90)
+        body = linked.table_body(get_db(), table_id, body)
         # the commit's fsync runs after the phones' emit (extensions.pay_owed_sync), before
         # the answer leaves (docs/benchmarks.md, "Live fan-out")
         accepted = get_store().act(get_db(), table_id, body, expect_seq=expect,
@@ -73,4 +76,6 @@ def take_action(table_id: str, body: dict[str, Any]) -> Table:
         raise ApiError(507, full_sentence()) from None
     if accepted.sync_owed:
         g.sync_owed = True
+    # a bust (R91) or a table to break (R92); the record is stored whatever follows
+    linked.after_table_action(get_db(), table_id, accepted.table, accepted.action.type)
     return accepted.table

@@ -30,6 +30,7 @@ from dealer_assist.web.extensions import base_url, get_db, get_store, get_thrott
 from dealer_assist.web.guest_caps import note_dealer
 from dealer_assist.web.host import full_sentence, require_host
 from dealer_assist.web.records import hide_undone
+from dealer_assist.web.tournament_live import tournament_after_table
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 log = logging.getLogger("dealer_assist.api")
@@ -128,9 +129,14 @@ def create_table() -> ResponseReturnValue:
     table = Table.from_setup(setup)
     out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
            "state": state_for(table_id, table, dealer=True)}
+    return created_answer(out, f"/api/tables/{table_id}")
+
+
+def created_answer(out: dict[str, Any], location: str) -> ResponseReturnValue:
+    """A ``201`` with what was made (its tokens: never cached) and where it lives."""
     response = jsonify(out)
     response.status_code = 201
-    response.headers["Location"] = f"/api/tables/{table_id}"
+    response.headers["Location"] = location
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -163,7 +169,9 @@ def post_action(table_id: str) -> ResponseReturnValue:
                             "(Authorization: Bearer <token>).")
     body = json_object(request.get_data())
     table = take_action(table_id, body)
-    return jsonify(answer_after(table_id, table))
+    answer = answer_after(table_id, table)
+    tournament_after_table(table_id)
+    return jsonify(answer)
 
 
 # --------------------------------------------------------------------------- dealer devices

@@ -9,6 +9,7 @@ store, SocketIO) they reach through :mod:`dealer_assist.web.extensions`.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from dealer_assist.web.extensions import (
     MAX_BODY_BYTES,
     get_db,
     get_socketio,
+    get_tournaments,
     init_extensions,
     init_socketio,
 )
@@ -41,6 +43,7 @@ from dealer_assist.web.phh_api import bp as phh_bp
 from dealer_assist.web.reads import install as install_reads
 from dealer_assist.web.redis_queue import QueueManager
 from dealer_assist.web.socket_events import follow_queue, register_events
+from dealer_assist.web.tournaments import bp as tournaments_bp
 
 # the factory only wires; what the blueprints share is in extensions (re-exported for callers)
 __all__ = ["MAX_BODY_BYTES", "create_app", "get_db", "get_socketio"]
@@ -101,6 +104,7 @@ def create_app(
     install_compression(app)  # gzip, to a browser that asks; the last hook to run
     install_damaged(app)  # every table read back: a damaged one is said, never a 500
     app.register_blueprint(api_bp)
+    app.register_blueprint(tournaments_bp)
     app.register_blueprint(pages_bp)
     app.register_blueprint(history_bp)
     app.register_blueprint(phh_bp)
@@ -121,7 +125,35 @@ def create_app(
     register_events(socketio)
     if message_queue:
         follow_queue(app)
+    keep_tournament_clocks(app)
     return app
+
+
+def keep_tournament_clocks(app: Flask) -> None:
+    """R90: at start, every running tournament clock takes the time the server was down as
+    paused; then, with ``TOURNAMENT_HEARTBEAT`` (seconds; ``dealer-assist serve`` sets it),
+    the server notes that it is up that often, so the next start knows when it went down."""
+    try:
+        with app.app_context():
+            get_tournaments().recover(get_db())
+    except Exception:  # a damaged database is said on its pages (web/damaged.py), not here
+        logging.getLogger("dealer_assist.tournaments").exception(
+            "The tournaments' clocks could not be brought back.")
+    beat = app.config.get("TOURNAMENT_HEARTBEAT")
+    if not beat:
+        return
+
+    def heartbeat() -> None:
+        socketio = get_socketio(app)
+        while True:
+            socketio.sleep(float(beat))
+            try:
+                with app.app_context():
+                    get_tournaments().mark_alive(get_db())
+            except Exception:  # a database away for a moment: the next beat tries again
+                continue
+
+    get_socketio(app).start_background_task(heartbeat)
 
 
 def trust_proxies(app: Flask, hops: int) -> None:

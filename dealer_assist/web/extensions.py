@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from flask import Flask, current_app, g, request
 from flask_socketio import SocketIO
 
-from dealer_assist.services import storage, tables
+from dealer_assist.services import storage, tables, tournaments
 from dealer_assist.services.auth import FailureThrottle
 from dealer_assist.web import off_loop
 from dealer_assist.web.host import is_own_host
@@ -26,11 +26,13 @@ SOCKETIO = "dealer_assist.socketio"
 STORE = "dealer_assist.store"
 POOL = "dealer_assist.pool"
 THROTTLE = "dealer_assist.throttle"
+TOURNAMENTS = "dealer_assist.tournaments"
 
 
 def init_extensions(app: Flask) -> None:
     """The store, the connection pool and the throttle of a new app (its config is set)."""
     app.extensions[STORE] = tables.TableStore(run_blocking=off_loop.run)
+    app.extensions[TOURNAMENTS] = tournaments.TournamentStore(app.extensions[STORE])
     app.extensions[POOL] = storage.ConnectionPool(
         app.config["DATABASE"], max_bytes=app.config.get("MAX_DB_BYTES"))
     app.extensions[THROTTLE] = FailureThrottle(
@@ -74,6 +76,10 @@ def get_store() -> tables.TableStore:
 def get_throttle() -> FailureThrottle:
     """This process's count of wrong dealer tokens per client address."""
     return cast(FailureThrottle, current_app.extensions[THROTTLE])
+
+
+def get_tournaments() -> tournaments.TournamentStore:
+    return cast(tournaments.TournamentStore, current_app.extensions[TOURNAMENTS])
 
 
 def get_db() -> storage.Connection:

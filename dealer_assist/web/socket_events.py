@@ -53,6 +53,7 @@ from dealer_assist.web.rooms import (
     rooms_of_app,
     table_rooms,
 )
+from dealer_assist.web.tournament_live import tournament_after_table
 
 log = logging.getLogger("dealer_assist.live")
 
@@ -170,7 +171,9 @@ def on_action(data: Any = None, *_more: Any) -> dict[str, Any]:
         log.exception("Table %s: an action over Socket.IO failed before it was stored.",
                       table_id)
         return {"status": 500, "error": NOTHING_CHANGED}
-    return {"status": 200, **answer_after(table_id, table)}  # answer_after never raises
+    answer = answer_after(table_id, table)  # never raises
+    tournament_after_table(table_id)  # never raises
+    return {"status": 200, **answer}
 
 
 def on_leave(data: Any = None, *_more: Any) -> dict[str, Any] | None:

@@ -25,7 +25,8 @@ One job a module:
 - :mod:`.schema`: the migrations (:data:`MIGRATIONS`, run by :func:`migrate` on start) and
   the checks that a database can be served from;
 - :mod:`.rows`: the tables, records and deal rows, and what a season reads of them;
-- :mod:`.people`: payment handles and aliases (R77).
+- :mod:`.people`: payment handles and aliases (R77);
+- :mod:`.tournaments`: tournaments, their tables and records (R89-R94).
 
 Callers import the package (``from dealer_assist.services import storage``) and use the
 names below.
@@ -34,7 +35,7 @@ names below.
 from __future__ import annotations
 
 from dealer_assist.core.errors import StaleTableError
-from dealer_assist.services.storage import people, schema
+from dealer_assist.services.storage import people, schema, tournaments
 from dealer_assist.services.storage.connection import (
     BUSY_TIMEOUT_SECONDS,
     MAX_TABLE_ID,
@@ -147,5 +148,6 @@ __all__ = [
     "sync_log",
     "table_row",
     "table_setups",
+    "tournaments",
     "write_transaction",
 ]

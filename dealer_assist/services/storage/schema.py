@@ -194,12 +194,45 @@ def _schema_5(db: Connection) -> None:
                            f" WHERE {column} IS NOT NULL").fetchall()])
 
 
+def _schema_6(db: Connection) -> None:
+    """Tournaments (R89-R94): the setup (``setup_json``, the first seats drawn included),
+    the tables it plays at by number (each a table of its own rows), its records in order
+    (clock, entries, rebuys, moves, busts, chops: its state is what replaying them gives),
+    and ``alive_at``, the last moment the server was known up, so that the clock takes the
+    time it was down as paused (R90)."""
+    db.execute(db.ddl("""
+        CREATE TABLE tournaments (
+            {rowid}
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            setup_json TEXT NOT NULL,
+            created TEXT NOT NULL,
+            alive_at REAL NOT NULL
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE tournament_tables (
+            tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+            number INTEGER NOT NULL,
+            table_id TEXT NOT NULL UNIQUE,
+            PRIMARY KEY (tournament_id, number)
+        )"""))
+    db.execute(db.ddl("""
+        CREATE TABLE tournament_records (
+            tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+            seq INTEGER NOT NULL,
+            record_json TEXT NOT NULL,
+            created TEXT NOT NULL,
+            UNIQUE (tournament_id, seq)
+        )"""))
+
+
 MIGRATIONS: list[tuple[str, Callable[[Connection], None]]] = [
     ("tables, actions and deals", _schema_1),
     ("dealer devices: tokens and pairing codes", _schema_2),
     ("each deal's game", _schema_3),
     ("the host's books: deals' people and totals after, people, aliases", _schema_4),
     ("each pot a deal kept, by key", _schema_5),
+    ("tournaments: setups, tables and records", _schema_6),
 ]
 
 

@@ -1,0 +1,333 @@
+"""Tournaments through the JSON API (R89-R93), on both engines: each table's deals linked to
+the clock, busts placed and taken back, refusals, and a whole 18-player tournament at 3
+tables played to its end."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from test_tournament_storage import START, body
+
+from dealer_assist.core.autoplay import showdown_action
+from dealer_assist.core.step import StepKind
+from dealer_assist.core.table import Table
+
+pytestmark = [pytest.mark.timeout(300), pytest.mark.both_engines]
+
+
+class Clock:
+    """The server's clock in a test: it moves when the test says."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(app: Flask) -> Clock:
+    fake = Clock()
+    app.extensions["dealer_assist.tournaments"].now = fake
+    app.extensions["dealer_assist.tournaments"].rng = random.Random(31)
+    return fake
+
+
+class Director:
+    """A tournament driven through the API: the host's actions, and each table's dealer
+    playing deals whose winner and loser the test chooses."""
+
+    def __init__(self, app: Flask, client: FlaskClient, created: dict[str, Any]) -> None:
+        self.app, self.client, self.created = app, client, created
+        self.id = created["id"]
+        self.tokens = {t["id"]: t["dealer_token"] for t in created["tables"]}
+
+    def act(self, status: int = 200, **action: Any) -> dict[str, Any]:
+        response = self.client.post(f"/api/tournaments/{self.id}/actions", json=action)
+        assert response.status_code == status, (action, response.get_json())
+        return response.get_json()
+
+    def state(self) -> dict[str, Any]:
+        response = self.client.get(f"/api/tournaments/{self.id}")
+        assert response.status_code == 200
+        return response.get_json()
+
+    def table(self, table_id: str) -> Table:
+        with self.app.app_context():
+            from dealer_assist.web.extensions import get_db, get_store
+            table = get_store().load(get_db(), table_id)
+        assert table is not None
+        return table
+
+    def table_act(self, table_id: str, action: dict[str, Any], status: int = 200
+                  ) -> dict[str, Any]:
+        response = self.client.post(f"/api/tables/{table_id}/actions", json=action,
+                                    headers={"Authorization": f"Bearer {self.tokens[table_id]}"})
+        assert response.status_code == status, (action, response.get_json())
+        return response.get_json()
+
+    def deal(self, table_id: str, winner: str, loser: str) -> Table:
+        """A deal where ``winner`` and ``loser`` go all in before the flop and everyone
+        else folds; the showdown gives the winner aces."""
+        self.table_act(table_id, {"type": "start_deal"})
+        rng = random.Random(0)
+        while True:
+            table = self.table(table_id)
+            if table.deal_over:
+                return table
+            step = table.next_step()
+            options = step.options or ()
+            if step.kind is StepKind.BET:
+                who = step.player
+                if who in (winner, loser):
+                    kind = next(k for k in ("all_in", "call", "check") if k in options)
+                else:
+                    kind = "check" if "check" in options else "fold"
+                action: dict[str, Any] = {"type": kind, "player": who}
+            elif step.kind is StepKind.SHOWDOWN:
+                action = showdown_action(table, step, rng)
+                action["board"] = ["Kd", "Qs", "9h", "5c", "3s"]
+                action["hands"] = {winner: ["As", "Ah"], loser: ["7c", "2d"]}
+            else:
+                action = {"type": "next" if step.kind is StepKind.NEXT else "reveal"}
+            self.table_act(table_id, action)
+
+
+def make(client: FlaskClient, **changes: Any) -> dict[str, Any]:
+    response = client.post("/api/tournaments", json=body(**changes))
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+# --------------------------------------------------------------------------- the tables
+
+def test_r90_a_level_applies_from_each_tables_next_deal_never_in_one(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    d = Director(app, client, make(client))
+    d.act(type="resume")
+    first = d.created["tables"][0]["id"]
+    d.table_act(first, {"type": "start_deal"})
+    posted = {kind: amount for _, kind, amount in d.table(first).deal.posted}  # type: ignore
+    assert (posted["small"], posted["big"]) == (25, 50)
+    clock.now += 16 * 60  # level 1 now, while the deal is in play: it keeps its blinds
+    assert d.state()["clock"]["level"] == 1
+    assert d.table(first).deal.rules.big_blind == 50  # type: ignore[union-attr]
+    second = d.created["tables"][1]["id"]
+    d.table_act(second, {"type": "start_deal"})
+    deal = d.table(second).deal
+    assert deal is not None and {k for _, k, _ in deal.posted} >= {"ante", "small", "big"}
+    assert {a for _, k, a in deal.posted if k == "ante"} == {10}
+    answer = d.table_act(second, {"type": "start_deal", "blinds": {"big_blind": 1}}, 400)
+    assert "blinds come from" in answer["error"]
+    clock.now += 15 * 60  # the break
+    answer = d.table_act(d.created["tables"][2]["id"], {"type": "start_deal"}, 400)
+    assert answer["error"] == "No deal starts during a break: play resumes in 9:00."
+    answer = d.table_act(first, {"type": "rebuy", "player": "Player 1", "amount": 5}, 400)
+    assert "goes through the tournament" in answer["error"]
+
+
+def test_r89_tournament_actions_are_refused_with_a_sentence_and_change_nothing(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    d = Director(app, client, make(client))
+    before = d.state()
+    for action, words in [({"type": "resume", "to": 3}, "has no field 'to'"),
+                          ({"type": "explode"}, "Unknown tournament action"),
+                          ({"type": "pause"}, "already paused"),
+                          ({"type": "rebuy", "player": "Nobody"}, "no player called Nobody"),
+                          ({"type": "move", "player": "Player 1", "to_table": 1},
+                           "tables are balanced"),
+                          ({"type": "add_on", "player": "Player 2"}, "first break"),
+                          ({"type": "undo"}, "Nothing to undo")]:
+        answer = d.act(400, **action)
+        assert words in answer["error"] and answer["error"].endswith("."), answer
+    assert d.state() == before
+    other = client.post(f"/api/tournaments/{d.id}/actions", json={"type": "pause"},
+                        headers={"Authorization": "Bearer wrong", "X-Forwarded-For": "1.2.3.4"})
+    assert other.status_code == 401
+    assert client.get("/api/tournaments/nothing").status_code == 404
+    token = d.created["tables"][1]["dealer_token"]  # a dealer of one of its tables may
+    resumed = client.post(f"/api/tournaments/{d.id}/actions", json={"type": "resume"},
+                          headers={"Authorization": f"Bearer {token}"})
+    assert resumed.status_code == 200 and resumed.get_json()["state"]["clock"]["running"]
+
+
+# --------------------------------------------------------------------------- a whole night
+
+def test_r91_r92_r93_an_18_player_tournament_at_3_tables_plays_to_a_chop(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """Rebuys, an add-on, a late entry, balancing moves, a table broken and a chop, all
+    through the API; chips and money conserved all along."""
+    d = Director(app, client, make(client))
+    d.act(type="resume")
+    tables = [t["id"] for t in d.created["tables"]]
+    done = {"rebuys": 0, "declined": 0, "moves": 0, "breaks": 0}
+
+    def carry_out_moves() -> None:
+        """The moves the state names, until it names none: a table that breaks (every one
+        of its players drawn a seat), or a balancing move."""
+        while moves := d.state()["moves"]:
+            tables_before = sum(1 for t in d.state()["tables"] if t["in_play"])
+            for move in moves:
+                d.act(type="move", player=move["player"], to_table=move["to_table"])
+            broke = sum(1 for t in d.state()["tables"] if t["in_play"]) < tables_before
+            done["breaks" if broke else "moves"] += 1
+
+    def bust_at(number: int) -> None:
+        """One deal at table ``number``: its shortest stack all in against its tallest."""
+        seated = {p["name"]: p["stack"] for p in d.state()["tables"][number]["players"]
+                  if p["stack"] > 0}
+        loser = min(seated, key=lambda n: (seated[n], n))
+        winner = max(seated, key=lambda n: (seated[n], n))
+        d.deal(tables[number], winner, loser)
+
+    # level 0: busts while rebuys are open; two take a rebuy, one declines
+    bust_at(0)
+    bust_at(0)
+    bust_at(1)
+    state = d.state()
+    waiting = state["waiting_on_rebuy"]
+    assert len(waiting) == 3 and state["players_left"] == 18
+    d.act(type="rebuy", player=waiting[0])
+    d.act(type="rebuy", player=waiting[1])
+    d.act(type="decline", player=waiting[2])
+    done["rebuys"], done["declined"] = 2, 1
+    d.act(type="enter", player="Late Lou")  # a late entry, seated by the server
+    state = d.state()
+    assert state["entries"] == 19 and state["players_left"] == 18 and state["rebuys"] == 2
+    assert any(p["name"] == "Late Lou" and p["stack"] == 5000
+               for t in state["tables"] for p in t["players"])
+    # the first break: an add-on; then the rebuys are over
+    d.act(type="level", to=2)
+    d.act(type="add_on", player="Late Lou")
+    d.act(type="level", to=3)
+    assert d.state()["rebuys_open"] is False
+    pool = 19 * 18 + 2 * 20 + 20
+    assert d.state()["prize_pool"] == pool
+    chips = (19 + 2 + 1) * 5000
+
+    rng = random.Random(5)
+    for _ in range(40):
+        carry_out_moves()
+        state = d.state()
+        assert sum(p["stack"] for t in state["tables"] for p in t["players"]) == chips
+        if state["players_left"] <= 3:
+            break
+        playing = [t["number"] for t in state["tables"] if t["in_play"]
+                   and sum(1 for p in t["players"] if p["stack"] > 0) >= 2]
+        bust_at(rng.choice(playing))
+    state = d.state()
+    assert state["players_left"] == 3
+    assert done["moves"] >= 2 and done["breaks"] >= 1, done
+    assert sum(1 for t in state["tables"] if t["in_play"]) == 1
+
+    # the chop: both methods side by side, then ICM agreed
+    shown = d.act(type="chop", method="icm")["chop"]
+    left = {p["name"]: p["stack"] for t in state["tables"] for p in t["players"]}
+    assert shown["stacks"] == left
+    prizes = state["payouts"][:3]
+    assert sum(shown["icm"].values()) == sum(shown["chips"].values()) == sum(prizes)
+    assert not d.state()["finished"]
+    final = d.act(type="chop", method="icm", agree=True)["state"]
+    assert final["finished"] and final["chop"] == [
+        {"name": n, "amount": a} for n, a in shown["icm"].items()]
+    paid = sum(pl["payout"] for place in final["places"] for pl in place["players"])
+    assert paid == pool and final["places"][-1]["place"] == 19
+    assert final["places"][0]["place"] == 1 and len(final["places"][0]["players"]) == 3
+    answer = d.table_act(tables[0], {"type": "start_deal"}, 400)
+    assert "over" in answer["error"]
+
+
+def test_r91_undo_at_the_table_takes_a_bust_back_and_undo_takes_a_rebuy_off_the_table(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    d = Director(app, client, make(client, rebuy_until_level=0))
+    d.act(type="resume")
+    table_id = d.created["tables"][0]["id"]
+    seated = d.table(table_id).totals.names
+    d.deal(table_id, seated[0], seated[1])
+    assert d.state()["waiting_on_rebuy"] == [seated[1]]
+    d.table_act(table_id, {"type": "undo"})  # the showdown taken back: no bust
+    assert d.state()["waiting_on_rebuy"] == []
+    table = d.table(table_id)
+    step = table.next_step()
+    action = showdown_action(table, step, random.Random(0))
+    action["board"] = ["Kd", "Qs", "9h", "5c", "3s"]
+    action["hands"] = {seated[0]: ["As", "Ah"], seated[1]: ["7c", "2d"]}
+    d.table_act(table_id, action)
+    assert d.state()["waiting_on_rebuy"] == [seated[1]]
+    d.act(type="rebuy", player=seated[1])
+    assert d.table(table_id).totals.stacks[1] == 5000
+    d.act(type="undo")  # the rebuy, at the tournament and at the table
+    assert d.table(table_id).totals.stacks[1] == 0
+    assert d.state()["rebuys"] == 0 and d.state()["waiting_on_rebuy"] == [seated[1]]
+    clock.now += 16 * 60  # rebuys end with level 0: the bust is placed
+    state = d.state()
+    assert state["players_left"] == 17
+    assert state["places"] == [{"place": 18, "last_place": 18,
+                                "players": [{"name": seated[1], "payout": 0}]}]
+
+
+def test_r90_every_screen_of_its_tables_gets_the_tournament_event(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """The live ``tournament`` event: after a tournament action, to the phones and tablets
+    of every one of its tables; after a table's action, to its screens too."""
+    from dealer_assist.web.extensions import get_socketio
+
+    socketio = get_socketio(app)
+    d = Director(app, client, make(client))
+    phone, tablet = socketio.test_client(app), socketio.test_client(app)
+    first, last = d.created["tables"][0], d.created["tables"][2]
+    phone.emit("join", {"table": first["id"]})
+    tablet.emit("join", {"table": last["id"], "token": last["dealer_token"]})
+    phone.get_received()
+    tablet.get_received()
+
+    def events(screen: Any) -> list[dict[str, Any]]:
+        return [e["args"][0] for e in screen.get_received() if e["name"] == "tournament"]
+
+    answer = d.act(type="resume")
+    (on_phone,) = events(phone)
+    (on_tablet,) = events(tablet)
+    assert on_phone == on_tablet == answer["state"] == d.state()
+    assert on_phone["clock"]["running"] and on_phone["clock"]["next_break"]["index"] == 2
+    assert "dealer_token" not in str(on_phone)
+    d.table_act(last["id"], {"type": "start_deal"})
+    (after_deal,) = events(phone)
+    assert after_deal["tables"][2]["players"] == d.state()["tables"][2]["players"]
+
+
+def test_r94_a_tournaments_money_goes_into_its_books_and_the_season_apart_from_cash(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """Entries, rebuys and prizes per person in money, settled with the fewest payments;
+    the season lists tournaments apart, and the tournament's chips are no one's money."""
+    d = Director(app, client, make(client, players=["Ann", "Bob", "Cy"], tables=1,
+                                   add_on=None, payouts=[70, 30], seats=10))
+    d.act(type="resume")
+    table_id = d.created["tables"][0]["id"]
+    d.deal(table_id, "Ann", "Cy")
+    d.act(type="rebuy", player="Cy")  # Cy pays 20 more
+    d.act(type="level", to=3)
+    d.deal(table_id, "Ann", "Cy")  # Cy out for good
+    stacks = dict(zip(*[d.table(table_id).totals.names, d.table(table_id).totals.stacks],
+                      strict=True))
+    d.deal(table_id, *sorted(("Ann", "Bob"), key=lambda n: -stacks[n]))
+    state = d.state()
+    assert state["finished"] and state["prize_pool"] == 3 * 18 + 20
+    people = {p["name"]: p for p in state["books"]["people"]}
+    winner = state["places"][0]["players"][0]["name"]
+    assert people[winner]["won"] == 52 and people["Cy"] == {
+        "name": "Cy", "paid_in": 40, "won": 0, "net": -40}
+    assert state["books"]["house"] == 6 and state["books"]["held"] == 0
+    owed = {p["name"]: p["net"] for p in state["books"]["people"]} | {"The house": 6}
+    for payment in state["books"]["settle_up"]:
+        owed[payment["from"]] += payment["amount"]
+        owed[payment["to"]] -= payment["amount"]
+    assert set(owed.values()) == {0}
+    league = client.get("/api/league").get_json()
+    assert league["people"] == []  # the tables' chips are not cash
+    assert {r["name"]: (r["tournaments"], r["paid_in"], r["won"], r["net"])
+            for r in league["tournaments"]} == {
+        n: (1, p["paid_in"], p["won"], p["net"]) for n, p in people.items()}
