@@ -369,12 +369,13 @@ class UpCardShowdown(ShowdownPhase):
         deal.clear_pots()
         deal.carry = left  # R7 carry: odd chips wait a deal
         result.winners = [names[s] for s in sorted(winners)]
-        for share in shares[:1]:
-            words = f"{and_words([names[s] for s in share.high_winners])} high with " \
+        for share in shares[:1]:  # the main pot's winners, in the log
+            verb = "win the high half" if share.low_amount else "win"
+            words = f"{and_words([names[s] for s in share.high_winners])}: {verb} with " \
                     f"{hand_phrase(self.hand_name(high, share.high_winners[0]))}"
             if share.low_amount and not share.low_by_high:
-                words += (f", {and_words([names[s] for s in share.low_winners])} low with "
-                          f"{self.hand_name(lows, share.low_winners[0])}")
+                words += (f"; {and_words([names[s] for s in share.low_winners])}: the low "
+                          f"half with {self.hand_name(lows, share.low_winners[0])}")
             deal.log.append(words + ".")
 
     @staticmethod

@@ -66,6 +66,17 @@ DOC_SHOTS = {
     ("texas_holdem", "showdown", "wide", "light"): "tablet-holdem-showdown",
     ("twenty_one_hand_holdem", "result", "upright", "light"): "tablet-twenty-one-result",
     ("off_road_stud", "between", "phone", "light"): "phone-before-the-first-deal",
+    ("seven_card_stud", "reveal", "wide", "light"): "tablet-stud-third-street-light",
+    ("seven_card_stud", "reveal", "upright", "dark"): "tablet-stud-third-street-dark",
+    ("seven_card_stud", "betting", "wide", "dark"): "tablet-stud-bring-in-dark",
+    ("seven_card_stud", "betting", "upright", "light"): "tablet-stud-bring-in-light",
+    ("seven_card_stud", "betting", "phone", "light"): "phone-stud-light",
+    ("seven_card_stud", "betting", "phone", "dark"): "phone-stud-dark",
+    ("seven_card_stud", "showdown", "wide", "dark"): "tablet-stud-showdown-dark",
+    ("seven_card_stud", "showdown", "upright", "light"): "tablet-stud-showdown-light",
+    ("razz", "betting", "wide", "light"): "tablet-razz-light",
+    ("seven_card_stud_hi_lo", "result", "wide", "light"): "tablet-stud-hi-lo-result-light",
+    ("seven_card_stud_hi_lo", "result", "phone", "dark"): "phone-stud-hi-lo-result-dark",
     ("home", "home", "wide", "light"): "tablet-home",
     ("home", "home", "wide", "dark"): "tablet-home-dark",
 }
@@ -98,12 +109,14 @@ def expected(state: dict[str, Any], device: str) -> dict[str, Any]:
     game = BY_VARIANT[state["variant"]]
     step = state["step"]
     marked: list[str] = []
-    if step["kind"] == "reveal":
-        marked = list(step["cells"])
-    elif step["kind"] == "showdown" and device == "tablet":
+    if step["kind"] == "reveal" or (step["kind"] == "showdown" and device == "tablet"):
         marked = list(step.get("cells") or [])
+    cells = list(game["layout"]["cells"])
+    if game["layout"]["kind"] == "up_cards":  # R81: the card in the middle only once it is
+        cells = [c for c in cells if (state.get("grid") or {}).get("cells", {}).get(c)
+                 is not None or c in marked or c in (step.get("cells") or [])]
     return {
-        "cells": list(game["layout"]["cells"]),
+        "cells": cells,
         "marked": marked,
         "places": [(p["id"], p["cards"]) for p in game["places"]],
         "instruction_min": 300 if device == "tablet" else 250,
