@@ -288,7 +288,7 @@ def test_r85_r86_each_draw_game_matches_pokerkit_action_for_action(variant: str)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_r85_r86_five_hundred_deals_of_each_draw_game_match_pokerkit(variant: str) -> None:
-    differences = run(500, seed=31 + VARIANTS.index(variant), variant=variant)
+def test_r85_r86_a_thousand_deals_of_each_draw_game_match_pokerkit(variant: str) -> None:
+    differences = run(1000, seed=31 + VARIANTS.index(variant), variant=variant)
     assert set(differences.played) >= played(variant), differences.played
     assert "no betting with one seat able to bet" in differences.seen, differences.seen
