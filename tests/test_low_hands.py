@@ -92,17 +92,17 @@ def test_r79_seven_five_is_the_best_deuce_to_seven_low() -> None:
 
 
 def test_r79_badugi_hands() -> None:
-    best = low("4s 3h 2d Ac", LowRule.BADUGI)
-    assert (best.words, best.cards) == ("badugi, 4-3-2-A", ("4s", "3h", "2d", "Ac"))
-    king = low("Ks Qh Jd Tc", LowRule.BADUGI)
-    three = low("Ac 2c 3h 4d", LowRule.BADUGI)  # two clubs: the best three of four suits
+    best = low("4s 3h 2d Ac", LowRule.FOUR_SUITS)
+    assert (best.words, best.cards) == ("four cards, 4-3-2-A", ("4s", "3h", "2d", "Ac"))
+    king = low("Ks Qh Jd Tc", LowRule.FOUR_SUITS)
+    three = low("Ac 2c 3h 4d", LowRule.FOUR_SUITS)  # two clubs: the best three of four suits
     assert (three.words, three.cards) == ("three cards, 4-3-A", ("4d", "3h", "Ac"))
     assert best > king > three
-    assert low("Ac 2d 3h 3s", LowRule.BADUGI) > three  # a pair of threes: 3-2-A plays
-    assert low("Ac 2d 3h 3s", LowRule.BADUGI) > low("2c 3d 4h 5h", LowRule.BADUGI)
-    assert low("Ac 2c 3h 3d", LowRule.BADUGI).words == "two cards, 3-A"
-    assert low("Kc Qc Jc Tc", LowRule.BADUGI).words == "one card, T"
-    assert low("Ac Ad Ah As", LowRule.BADUGI).cards[0][0] == "A"
+    assert low("Ac 2d 3h 3s", LowRule.FOUR_SUITS) > three  # a pair of threes: 3-2-A plays
+    assert low("Ac 2d 3h 3s", LowRule.FOUR_SUITS) > low("2c 3d 4h 5h", LowRule.FOUR_SUITS)
+    assert low("Ac 2c 3h 3d", LowRule.FOUR_SUITS).words == "two cards, 3-A"
+    assert low("Kc Qc Jc Tc", LowRule.FOUR_SUITS).words == "one card, T"
+    assert low("Ac Ad Ah As", LowRule.FOUR_SUITS).cards[0][0] == "A"
 
 
 def test_r79_short_deck_straight_and_flush() -> None:
@@ -146,7 +146,7 @@ def test_r79_bad_input_is_refused_as_high_hands_refuse_it() -> None:
     with pytest.raises(BadCardError, match="five cards at least"):
         best_low(["As", "2c", "3d"], LowRule.DEUCE_TO_SEVEN)
     with pytest.raises(SetupError):
-        best_low_two_plus_three(["As", "2c"], ["3d", "4h", "5s"], LowRule.BADUGI)
+        best_low_two_plus_three(["As", "2c"], ["3d", "4h", "5s"], LowRule.FOUR_SUITS)
     with pytest.raises(BadCardError, match="two hole cards"):
         best_low_two_plus_three(["As"], ["3d", "4h", "5s"], LowRule.ACE_TO_FIVE)
 
@@ -243,7 +243,7 @@ def test_r79_deuce_to_seven_orders_as_pokerkit_standard_low() -> None:
 def test_r79_badugi_orders_as_pokerkit() -> None:
     hands = (random_hands(FULL_DECK, 4, 2000, 90) + paired_hands(4, 500, 91)
              + random_hands(FULL_DECK, 6, 300, 92))
-    assert_same_order(hands, lambda hole, _: best_low(hole, LowRule.BADUGI),
+    assert_same_order(hands, lambda hole, _: best_low(hole, LowRule.FOUR_SUITS),
                       lambda hole, _: BadugiHand.from_game(hole))
 
 

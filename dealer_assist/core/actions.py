@@ -42,6 +42,7 @@ class ActionType(StrEnum):
     PAY = "pay"
     SHOWDOWN = "showdown"
     DRAW = "draw"
+    DISCARD = "discard"  # R85: how many cards a player draws (count; 0 stands pat)
     RUN_TWICE = "run_twice"
     SHOW = "show"
     UNDO = "undo"
@@ -84,6 +85,7 @@ FIELDS_OF: dict[ActionType, frozenset[str]] = {
         # and the game's places (``place_fields``)
         "showdown": ("cells", "hands", "board", "muck"),
         "draw": ("player", "card"),
+        "discard": ("player", "count"),
         "run_twice": (),
         # the hands tabled, and the board cards turned whose faces were not entered yet
         "show": ("hands", "cells"),

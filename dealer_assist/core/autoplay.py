@@ -86,6 +86,10 @@ def legal_actions(table: Table, rng: random.Random) -> list[dict[str, Any]]:
         return [{"type": "pay", "player": who}, {"type": "fold", "player": who}]
     if kind is StepKind.DRAW:
         return [{"type": "draw", "player": who}]
+    if kind is StepKind.DISCARD:  # R85: 0 (standing pat) up to the hand's size
+        assert step.most_cards is not None
+        return [{"type": "discard", "player": who, "count": n}
+                for n in range(step.most_cards + 1)]
     if kind is StepKind.BET:
         return bet_actions(table, step, rng)
     if kind is StepKind.SHOWDOWN:

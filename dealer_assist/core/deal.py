@@ -157,6 +157,8 @@ class Player:
     cards: list[str] = field(default_factory=list)  # as recorded by the dealer
     # the cards dealt face up to this player (R81): public from the moment they are entered
     up: list[str] = field(default_factory=list)
+    # how many cards this player drew at each draw so far (R85): public, never which
+    draws: list[int] = field(default_factory=list)
     bought: int | None = None  # cards asked for, where players buy cards; None until asked
 
     @property
@@ -489,4 +491,5 @@ def _copy_player(p: Player) -> Player:
     twin.stakes = list(p.stakes)
     twin.cards = list(p.cards)
     twin.up = list(p.up)
+    twin.draws = list(p.draws)
     return twin

@@ -88,6 +88,8 @@ class LayoutKind(StrEnum):
     # each player's row of down and up cards (R81), and one card in the middle when the
     # deck runs short (c1)
     UP_CARDS = "up_cards"
+    # no shared cards: each player's hand alone, drawn to and shown whole (R85)
+    HANDS = "hands"
 
 
 class MarkKind(StrEnum):
@@ -207,3 +209,6 @@ BOARD = Layout(LayoutKind.BOARD, BOARD_CELLS, mark_kind=MarkKind.STREET, marks={
 # R81: each player's own cards, down and up, and the one card turned in the middle for all
 # when too few are left for everyone
 UP_CARDS = Layout(LayoutKind.UP_CARDS, ("c1",))
+
+# R85: the draw games share no card; each player's hand is all there is
+HANDS = Layout(LayoutKind.HANDS, ())

@@ -17,9 +17,9 @@ True
 '7-5-4-3-2 low'
 >>> best_low(["Ah", "5d", "4c", "3s", "2h"], LowRule.DEUCE_TO_SEVEN).words
 'A-5-4-3-2 low'
->>> best_low(["Kc", "8d", "4h", "As"], LowRule.BADUGI).words
-'badugi, K-8-4-A'
->>> best_low(["Kc", "8c", "4h", "As"], LowRule.BADUGI).words
+>>> best_low(["Kc", "8d", "4h", "As"], LowRule.FOUR_SUITS).words
+'four cards, K-8-4-A'
+>>> best_low(["Kc", "8c", "4h", "As"], LowRule.FOUR_SUITS).words
 'three cards, 8-4-A'
 
 Ace-to-five: aces are low, straights and flushes do not count, a pair counts against the hand
@@ -51,7 +51,7 @@ class LowRule(StrEnum):
     ACE_TO_FIVE = "ace_to_five"
     EIGHT_OR_BETTER = "eight_or_better"
     DEUCE_TO_SEVEN = "deuce_to_seven"
-    BADUGI = "badugi"
+    FOUR_SUITS = "four_suits"
 
 
 @dataclass(frozen=True, order=True)
@@ -96,7 +96,7 @@ _CATEGORY_WORDS = (
 _HIGH_TOP = 9 << 24
 _WHEEL = frozenset("A2345")
 _HIGH_CARD, _STRAIGHT, _FLUSH, _STRAIGHT_FLUSH = 0, 4, 5, 8
-_COUNT_WORDS = ("", "one card", "two cards", "three cards", "badugi")
+_COUNT_WORDS = ("", "one card", "two cards", "three cards", "four cards")
 
 
 def _groups(five: Sequence[str]) -> list[tuple[int, int]]:
@@ -189,7 +189,7 @@ def _deuce_to_seven_value(fives: Iterable[Sequence[str]]) -> LowValue:
     return LowValue(_HIGH_TOP - best_score, high.cards, words)
 
 
-def _badugi_value(cards: Sequence[str]) -> LowValue:
+def _four_suit_value(cards: Sequence[str]) -> LowValue:
     """The most cards of different suits and ranks (four at most), then the lowest."""
     for size in range(min(4, len(cards)), 0, -1):
         hands = [hand for hand in combinations(cards, size)
@@ -213,7 +213,7 @@ def best_low(cards: Sequence[str], rule: LowRule) -> LowValue | None:
 
     >>> best_low(["Kd", "Kh", "4c", "2s"], LowRule.ACE_TO_FIVE).words
     'Pair of kings'
-    >>> best_low(["Ah", "Ad"], LowRule.BADUGI).cards
+    >>> best_low(["Ah", "Ad"], LowRule.FOUR_SUITS).cards
     ('Ah',)
     >>> best_low(["Ah", "Ah", "3c", "4d", "5s"], LowRule.ACE_TO_FIVE)
     Traceback (most recent call last):
@@ -222,8 +222,8 @@ def best_low(cards: Sequence[str], rule: LowRule) -> LowValue | None:
     """
     rule = _rule(rule)
     check_naturals(cards)
-    if rule == LowRule.BADUGI:
-        return _badugi_value(cards)
+    if rule == LowRule.FOUR_SUITS:
+        return _four_suit_value(cards)
     if not cards:
         raise BadCardError("A hand needs one card at least, got none.")
     if rule == LowRule.DEUCE_TO_SEVEN:
@@ -248,7 +248,7 @@ def best_low_two_plus_three(
     True
     """
     rule = _rule(rule)
-    if rule == LowRule.BADUGI:
+    if rule == LowRule.FOUR_SUITS:
         raise SetupError("A four-suit low is made from the player's own cards alone, not two "
                          "of them and three of a board.")
     if len(hole) < 2:

@@ -26,6 +26,7 @@ class StepKind(StrEnum):
     BUY = "buy"
     DEAL_CARDS = "deal_cards"
     DRAW = "draw"
+    DISCARD = "discard"  # R85: how many cards a player draws
     PAY = "pay"
 
 

@@ -75,7 +75,10 @@ def hand_words(name: str) -> str:
 
 
 def hand_phrase(name: str) -> str:
-    """A hand's name inside a sentence: "wins with full house, aces full of fours"."""
+    """A hand's name inside a sentence: "wins with full house, aces full of fours"; a hand
+    named by its ranks keeps them as they are ("wins with A-K-Q-J-9 low")."""
+    if name[1:2] == "-":
+        return name
     return name[:1].lower() + name[1:]
 
 

@@ -16,6 +16,9 @@ from dealer_assist.core.game import Catalogue, Game
 from dealer_assist.core.rules import HouseRules
 from dealer_assist.core.setup import TableSetup
 from dealer_assist.core.table import Table
+from dealer_assist.games.badugi import Badugi
+from dealer_assist.games.deuce_to_seven_single_draw import DeuceToSevenSingleDraw
+from dealer_assist.games.deuce_to_seven_triple_draw import DeuceToSevenTripleDraw
 from dealer_assist.games.grid_holdem import OffRoadStud, TexasDozen
 from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional
 from dealer_assist.games.omaha import Omaha
@@ -27,7 +30,8 @@ from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
 CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        TwentyOneHandHoldem, TexasHoldem, Omaha, SevenCardStud,
-                       Razz, SevenCardStudHiLo))
+                       Razz, SevenCardStudHiLo, DeuceToSevenTripleDraw,
+                       DeuceToSevenSingleDraw, Badugi))
 
 
 # the rotation of a tournament that names none (R89)

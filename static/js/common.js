@@ -422,6 +422,10 @@ const DA = (() => {
     if (stake && !between(s) && ["in", "all_in"].includes(p.status)) {
       bits.push(h("span.player-cards", { text: `${p.cards ?? 0} ${stake}${p.cards === 1 ? "" : "s"}` }));
     }
+    // how many each player drew at each draw (R85), everyone's to see
+    if ((p.draws || []).length && !between(s)) {
+      bits.push(h("span.player-draws", { text: `drew ${p.draws.map((n) => (n ? String(n) : "pat")).join(", ")}` }));
+    }
     const chance = equityBit(s, p);
     if (chance) bits.push(chance);
     li.append(h("div.player-sub", null, bits.concat(extra.filter(Boolean))));

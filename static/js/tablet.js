@@ -341,6 +341,14 @@
           h("span.buy-count", { text: String(n) }), h("span.buy-cost", { text: n ? `${cost} chip${cost === 1 ? "" : "s"}` : "none" })));
       }
       el.append(h("div.panel-title", { text: `${step.player} buys` }), row);
+    } else if (kind === "discard") { // R85: one tap a player, 0 (stands pat) to the hand's size
+      const row = h("div.buy-row");
+      for (let n = 0; n <= (step.max ?? 0); n++) {
+        row.append(h("button.btn.buy", { type: "button", dataset: { action: "discard", count: n }, onclick: () => act({ type: "discard", player: step.player, count: n }) },
+          h("span.buy-count", { text: String(n) }), h("span.buy-cost", { text: n ? (n === 1 ? "card" : "cards") : "pat" }),
+          h("span.sr-only", { text: n ? `${step.player} draws ${n}` : `${step.player} stands pat` })));
+      }
+      el.append(h("div.panel-title", { text: `${step.player} draws` }), row);
     } else if (ENTRY_STEPS.has(kind)) {
       entryPanel(s, el);
     } else if (kind === "next") {

@@ -70,6 +70,8 @@ class Driver:
         kind, who = step["kind"], step.get("player")
         if kind == "buy":
             return self.act({"type": "buy", "player": who, "count": min(2, step["max"])})
+        if kind == "discard":  # R85: how many, never which
+            return self.act({"type": "discard", "player": who, "count": 1})
         if kind == "deal_cards":
             cards: list[str] = []
             for _ in range(step["count"]):
@@ -143,7 +145,8 @@ class Driver:
             kind = s["step"]["kind"]
             if stage == "buying" and kind not in ("start_deal", "game_over"):
                 return s
-            if stage == "reveal" and kind == "reveal":
+            # cards to enter between rounds: a reveal, or in a draw game a draw (R85)
+            if stage == "reveal" and kind in ("reveal", "discard"):
                 return s
             # betting: a call to make, or (where a game has no betting rounds) a payment,
             # past the step the deal was at
