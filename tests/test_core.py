@@ -516,7 +516,6 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
 
 
 NOT_YET_BUILT: dict[int, str] = {
-    84: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     85: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     86: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     87: "issue 30, draw games, Omaha Hi-Lo and Short Deck",

@@ -19,6 +19,7 @@ from dealer_assist.core.table import Table
 from dealer_assist.games.grid_holdem import OffRoadStud, TexasDozen
 from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional
 from dealer_assist.games.omaha import Omaha
+from dealer_assist.games.omaha_hi_lo import OmahaHiLo
 from dealer_assist.games.razz import Razz
 from dealer_assist.games.seven_card_stud import SevenCardStud
 from dealer_assist.games.seven_card_stud_hi_lo import SevenCardStudHiLo
@@ -27,7 +28,7 @@ from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
 CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        TwentyOneHandHoldem, TexasHoldem, Omaha, SevenCardStud,
-                       Razz, SevenCardStudHiLo))
+                       Razz, SevenCardStudHiLo, OmahaHiLo))
 
 
 def all_games() -> tuple[type[Game], ...]:
