@@ -483,4 +483,5 @@ class BettingPhase(Phase):
             max_raise_to=allowed.max_to if allowed.can_raise else None,
         )
         return Step(StepKind.BET, f"{round_name}: {p.name}: {what}.", player=p.name,
-                    to_call=to_call, bet=offer, options=tuple(allowed.options()), why=rnd.why)
+                    to_call=to_call, bet=offer, options=tuple(allowed.options()), why=rnd.why,
+                    bring_in=allowed.bring_in or None)

@@ -301,13 +301,14 @@ def pay_high_low(deal: Deal, pots: Sequence[Pot], high: Mapping[int, Ranked | No
 
 def high_low_words(deal: Deal, share: HighLowPot, high: Mapping[int, Ranked | None],
                    lows: Mapping[int, Ranked | None]) -> str:
-    """The log's words for a pot split high and low: "Ann high with a flush, Bob low with
-    8-6-4-2-A low"."""
+    """The log's words for a pot split high and low: "Ann: win the high half with a flush;
+    Bob: the low half with 8-6-4-2-A low"."""
     names = [p.name for p in deal.players]
-    words = (f"{and_words([names[s] for s in share.high_winners])} high with "
+    verb = "win the high half" if share.low_amount else "win"
+    words = (f"{and_words([names[s] for s in share.high_winners])}: {verb} with "
              f"{hand_phrase(ranked_name(high, share.high_winners[0]))}")
     if share.low_amount and not share.low_by_high:
-        words += (f", {and_words([names[s] for s in share.low_winners])} low with "
+        words += (f"; {and_words([names[s] for s in share.low_winners])}: the low half with "
                   f"{ranked_name(lows, share.low_winners[0])}")
     return words
 

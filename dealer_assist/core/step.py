@@ -70,6 +70,7 @@ class Step:
     # who acts first this round and why, where the up cards decide it (R81, R82): "Bob brings
     # in: 2 of clubs, the lowest up card"
     why: str | None = None
+    bring_in: int | None = None  # R81: the bring-in the player to act posts, where one is due
 
     def to_json(self) -> dict[str, Any]:
         # written out key by key: the state is built on every action, twice (dealer, public)
@@ -112,4 +113,6 @@ class Step:
             out["public"] = self.public
         if self.why is not None:
             out["why"] = self.why
+        if self.bring_in is not None:
+            out["bring_in"] = self.bring_in
         return out

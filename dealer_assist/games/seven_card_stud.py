@@ -15,6 +15,7 @@ from dealer_assist.core.layouts import UP_CARDS, Layout
 from dealer_assist.core.phases import EndPhase, Phase
 from dealer_assist.core.rules import Betting, HouseRules
 from dealer_assist.core.upcards import (
+    COMMUNITY,
     HandType,
     HighHand,
     LastCard,
@@ -69,12 +70,19 @@ class SevenCardStud(Game):
 
     def player_fields(self, deal: Deal, p: Player, *, dealer: bool, shown: bool
                       ) -> dict[str, Any]:
-        """Every player's up cards, public (R81); the down cards once shown."""
-        return {"up": list(p.up), **super().player_fields(deal, p, dealer=dealer,
-                                                          shown=shown)}
+        """Every player's up cards and how many down cards they hold, public (R81); the down
+        cards themselves once shown (to the dealer once entered)."""
+        return {"up": list(p.up), "down": self.down_count(deal, p),
+                **super().player_fields(deal, p, dealer=dealer, shown=shown)}
+
+    def down_count(self, deal: Deal, p: Player) -> int:
+        """Two from third street (dealt with the first up card), three once seventh street
+        is dealt down."""
+        last = next(i for i, phase in enumerate(self.phases) if isinstance(phase, LastCard))
+        return 3 if p.live and deal.phase > last and COMMUNITY not in deal.grid else 2
 
     def idle_player_fields(self) -> dict[str, Any]:
-        return {"up": []}
+        return {"up": [], "down": 0}
 
 
 __all__ = ["SevenCardStud", "up_card_phases"]

@@ -236,6 +236,7 @@ const DA = (() => {
       if (known === null || known === undefined) cell.classList.add("down");
       return cell;
     };
+    if (layout.kind === "up_cards") return upCardsEl(s, grid, entry, place, marked);
     cells.forEach((c, i) => {
       const known = board ? ((grid.board || [])[i] ?? grid.cells[c]) : grid.cells[c];
       el.append(place(c, known, (board ? layout.marks : grid.marks || {})[c] || ""));
@@ -255,6 +256,45 @@ const DA = (() => {
     return h("div.runs", null,
       h("div.run", { dataset: { run: "1" } }, h("span.run-title", { text: "Run 1" }), el),
       h("div.run", { dataset: { run: "2" } }, h("span.run-title", { text: "Run 2" }), second));
+  }
+
+  /* Cards dealt to each player, down and up (R81): a row a player dealt in, the down cards
+   * as backs (their faces where the state has them), the up cards face up, and while the
+   * dealer enters a street's up cards one place at the end of each row still in; the one
+   * card in the middle (c1) where it is turned or asked for. */
+  function upCardsEl(s, grid, entry, place, marked) {
+    const el = h("div.up-cards", { role: "group", "aria-label": "Each player's cards" });
+    if (entry) el.classList.add("entering");
+    if (marked.size) el.classList.add("has-highlight");
+    const dealing = !between(s);
+    for (const p of s.players || []) {
+      // in a deal, every player dealt in; after it, the last deal's rows as they ended
+      if (dealing ? p.status === "out" : !(p.up || []).length) continue;
+      const down = p.down || 0;
+      const faces = p.hand && p.hand.length ? p.hand : [];
+      const cards = [];
+      for (let i = 0; i < down; i++) {
+        // at the showdown the down cards are the places the dealer enters (R81)
+        const slot = `p:${p.name}:${i + 1}`;
+        if (entry && entry.open.has(slot)) { cards.push(slotEl(slot, null, entry)); continue; }
+        const face = cardEl(faces[i] || null, "small");
+        if (!faces[i]) face.setAttribute("aria-label", "down card");
+        cards.push(h("span.down-card", null, face));
+      }
+      for (const c of p.up || []) cards.push(h("span.up-card", null, cardEl(c, "small")));
+      const id = `up:${p.name}`;
+      if (entry && entry.open.has(id)) cards.push(slotEl(id, null, entry));
+      const row = h(`div.up-row.status-${p.status}`, { dataset: { player: p.name }, role: "group", "aria-label": `${p.name}'s cards` },
+        h("span.up-name", { text: p.name, "aria-hidden": "true" }), h("span.up-row-cards", null, cards));
+      el.append(row);
+    }
+    const middle = grid.cells.c1;
+    if ((middle !== null && middle !== undefined) || marked.has("c1") || (entry && entry.open.has("c1"))) {
+      el.append(h("div.up-middle", null, h("span.up-name", { text: "Middle", "aria-hidden": "true" }),
+        h("div.board.middle", null, place("c1", middle, ""))));
+    }
+    if (!el.children.length) el.append(h("p.up-empty", { text: "Each player's cards show here once they are dealt." }));
+    return el;
   }
 
   // A game's own place (metadata ``places``): face down until the state holds its cards
@@ -535,7 +575,9 @@ const DA = (() => {
       if (!twice) {
         list.append(h(`li${winner ? ".win" : ""}`, { dataset: { player: name } },
           h("span.who", { text: name }), cardRow(info.cards, "small"),
-          h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") })));
+          h("span.hand", { text: info.hand + (lines ? ` \u2014 ${lines}` : "") }),
+          // R80: the same seven cards' low, where it qualifies
+          info.low ? h("span.hand.low", null, cardRow(info.low.cards, "small"), ` ${info.low.hand}`) : null));
         continue;
       }
       // the same hole cards' best hand on each run's board, a row a run

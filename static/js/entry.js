@@ -33,8 +33,10 @@
 
   function stepKey(s) {
     const step = s.step;
+    // each street of up cards (R81) is a step of its own: the up cards dealt so far say which
+    const street = (s.players || []).map((p) => (p.up || []).length).join("");
     return [s.variant, s.deal_number, step.kind, step.player || "", (step.cells || []).join(","),
-      mode || "", (step.players || []).join(",")].join(":");
+      mode || "", (step.players || []).join(","), street].join(":");
   }
 
   // The board's places turned but never entered (the state says "up"): their faces may come
@@ -64,6 +66,13 @@
       const up = turnedUnknown(s);
       if (up.length) cells("up", "The board turned", up);
       for (const name of step.players || []) hand(`p:${name}`, `${name}'s hand`, step.hole_cards || 2, { player: name });
+    } else if (step.kind === "reveal" && !(step.cells || []).length && (step.players || []).length) {
+      // a street's up cards (R81): one place on each row still in, in the players' order
+      for (const name of step.players) {
+        const id = `up:${name}`;
+        groups.push({ id, title: `${name}'s up card`, player: name, upCard: true, onLayout: true,
+          slots: [{ id, label: `${name}'s up card` }] });
+      }
     } else if (step.kind === "reveal") {
       cells("reveal", "The cards turned", step.cells || []);
     } else if (step.kind === "deal_cards" && step.player) {
@@ -75,7 +84,11 @@
       for (const place of g.places || []) {
         if (!(s[place.field] && s[place.field].length)) hand(place.id, place.title, place.cards, { field: place.field, gamePlace: true });
       }
-      for (const name of step.players || []) hand(`p:${name}`, `${name}'s hand`, step.hole_cards || 2, { player: name });
+      // where cards are dealt face up, only the down cards are asked for (R81)
+      const rows = g.layout.kind === "up_cards"; // entered on each player's row of the felt
+      for (const name of step.players || []) {
+        hand(`p:${name}`, `${name}'s ${rows ? "down cards" : "hand"}`, step.hole_cards || 2, { player: name, onLayout: rows });
+      }
     }
     return groups;
   }
@@ -130,6 +143,7 @@
       for (const v of s[place.field] || []) where.set(v, place.title);
     }
     for (const p of s.players || []) for (const v of p.hand || []) if (v.length === 2) where.set(v, `${p.name}'s hand`);
+    for (const p of s.players || []) for (const v of p.up || []) where.set(v, `${p.name}'s up cards`);
     for (const [id, v] of Object.entries(e.values)) if (id !== except && v && v.length === 2) where.set(v, e.slots[id].label);
     return where;
   }
@@ -298,7 +312,11 @@
     if (step.kind === "reveal" && mode === "show") return showBody(e);
     if (step.kind === "reveal") {
       const cards = {};
-      for (const id of e.order) if (e.values[id]) cards[id] = e.values[id];
+      for (const grp of e.groups) {
+        const value = e.values[grp.slots[0].id];
+        if (grp.upCard) { if (value) cards[grp.player] = value; continue; } // by player (R81)
+        for (const slot of grp.slots) if (e.values[slot.id]) cards[slot.id] = e.values[slot.id];
+      }
       return Object.keys(cards).length ? { type: "reveal", cards } : { type: "reveal" };
     }
     if (step.kind === "deal_cards") {

@@ -140,6 +140,7 @@
     if (!s) return;
     // the players' words for the step (the server's), not the dealer's instruction
     $("instruction").textContent = s.public_instruction || s.step.instruction;
+    if (s.step.why) $("instruction").append(h("span.why", { text: s.step.why }));
     $("variant-name").textContent = s.variant_name; // the game may change between deals (R71)
     $("deal-number").textContent = !s.deal_number ? "" : `\u00b7 ${DA.dealWords(s).toLowerCase()}`;
     const turn = $("turn");

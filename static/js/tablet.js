@@ -175,6 +175,8 @@
     const opts = new Set(step.options || []);
     const main = h("div.bet-main");
     const stakes = stakeWord() && p.live_cards ? p.live_cards.length : 1;
+    // R81: the bring-in, the server's amount; its completion is the Bet below
+    if (opts.has("bring_in")) main.append(bigButton(`Bring in ${DA.chips(step.bring_in)}`, "call go", () => act({ type: "bring_in", player: step.player }), { action: "bring_in" }));
     if (opts.has("fold")) main.append(bigButton(stakes > 1 ? `Fold all ${stakes} ${stakeWord()}s` : "Fold", "fold", () => act({ type: "fold", player: step.player }), { action: "fold" }));
     if (opts.has("check")) main.append(bigButton("Check", "check go", () => act({ type: "check", player: step.player }), { action: "check" }));
     if (opts.has("call")) {
@@ -276,6 +278,9 @@
       el.append(h("div.bet-main.all-in-row", null,
         bigButton(n ? `Table these hands \u2014 ${n} of ${total} entered` : "Table these hands", `primary${n ? "" : " waiting"}`, record, { action: "show" }),
         bigButton("Back to turning", "", () => { DA.entry.setMode(null); render(); }, { action: "turning" })));
+    } else if (step.kind === "reveal" && !(step.cells || []).length) {
+      // a street of up cards (R81): every one is entered before the betting
+      el.append(bigButton(`Up cards dealt \u2014 ${n} of ${total} entered`, "primary huge", record, { action: "reveal" }));
     } else if (step.kind === "reveal") {
       el.append(bigButton(n ? `Turned \u2014 ${n} of ${total} entered` : `Turned (${total} card${total === 1 ? "" : "s"})`, "primary huge", record, { action: "reveal" }));
       // at an all-in (R66, R67): one tap to run the rest twice, one to enter the hands tabled
@@ -386,7 +391,9 @@
     // a device that is not the dealer's reads the players' words (the server's), not "tap Next"
     const words = (!token && s.public_instruction) || s.step.instruction;
     $("instruction").textContent = words;
-    $("instruction").classList.toggle("long", words.length > 70);
+    // who acts first and why, where the cards decide it (R81): the server's words
+    if (s.step.why) $("instruction").append(h("span.why#why", { text: s.step.why }));
+    $("instruction").classList.toggle("long", words.length + (s.step.why || "").length > 70);
     $("deal-number").textContent = s.deal_number ? DA.dealWords(s) : "No deal yet";
     const turn = $("turn");
     turn.hidden = !s.step.player;

@@ -47,6 +47,7 @@ class Driver:
             seen.add(value)
         for p in state["players"]:
             seen.update(p.get("hand") or [])
+            seen.update(p.get("up") or [])  # cards dealt face up (R81)
         for value in state.values():
             if isinstance(value, list) and value and isinstance(value[0], str):
                 seen.update(value)
@@ -77,8 +78,19 @@ class Driver:
                     card = self.card(s)
                 cards.append(card)
             return self.act({"type": "deal_cards", "player": who, "cards": cards})
+        if kind == "reveal" and step.get("players") and not step.get("cells"):
+            # a street of up cards (R81): every player's, by name
+            cards: dict[str, str] = {}
+            for name in step["players"]:
+                card = self.card(s)
+                while card in cards.values():
+                    card = self.card(s)
+                cards[name] = card
+            return self.act({"type": "reveal", "cards": cards})
         if kind == "reveal":
             return self.act({"type": "reveal"})
+        if kind == "bet" and "bring_in" in step["options"]:
+            return self.act({"type": "bring_in", "player": who})
         if kind == "bet":
             verb = "call" if step.get("to_call") else "check"
             return self.act({"type": verb, "player": who})

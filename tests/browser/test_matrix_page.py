@@ -98,12 +98,14 @@ def expected(state: dict[str, Any], device: str) -> dict[str, Any]:
     game = BY_VARIANT[state["variant"]]
     step = state["step"]
     marked: list[str] = []
-    if step["kind"] == "reveal":
-        marked = list(step["cells"])
-    elif step["kind"] == "showdown" and device == "tablet":
+    if step["kind"] == "reveal" or (step["kind"] == "showdown" and device == "tablet"):
         marked = list(step.get("cells") or [])
+    cells = list(game["layout"]["cells"])
+    if game["layout"]["kind"] == "up_cards":  # R81: the card in the middle only once it is
+        cells = [c for c in cells if (state.get("grid") or {}).get("cells", {}).get(c)
+                 is not None or c in marked or c in (step.get("cells") or [])]
     return {
-        "cells": list(game["layout"]["cells"]),
+        "cells": cells,
         "marked": marked,
         "places": [(p["id"], p["cards"]) for p in game["places"]],
         "instruction_min": 300 if device == "tablet" else 250,
