@@ -518,7 +518,6 @@ def test_r12_every_numbered_rule_has_a_test_that_names_it() -> None:
 NOT_YET_BUILT: dict[int, str] = {
     85: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     86: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
-    87: "issue 30, draw games, Omaha Hi-Lo and Short Deck",
     89: "issue 31, a tournament night",
     90: "issue 31, a tournament night",
     91: "issue 31, a tournament night",

@@ -23,12 +23,13 @@ from dealer_assist.games.omaha_hi_lo import OmahaHiLo
 from dealer_assist.games.razz import Razz
 from dealer_assist.games.seven_card_stud import SevenCardStud
 from dealer_assist.games.seven_card_stud_hi_lo import SevenCardStudHiLo
+from dealer_assist.games.short_deck_holdem import ShortDeckHoldem
 from dealer_assist.games.texas_holdem import TexasHoldem
 from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
 CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        TwentyOneHandHoldem, TexasHoldem, Omaha, SevenCardStud,
-                       Razz, SevenCardStudHiLo, OmahaHiLo))
+                       Razz, SevenCardStudHiLo, OmahaHiLo, ShortDeckHoldem))
 
 
 def all_games() -> tuple[type[Game], ...]:
