@@ -431,6 +431,8 @@ class BettingPhase(Phase):
             deal.log.append(f"{p.name} calls {cost} and is all in.")
             return
         increment = total - rnd.current
+        # R81: a bet over a bring-in (or in its place) completes it
+        said = "completes" if verb == "bet" and (rnd.bring_in or rnd.completing) else f"{verb}s"
         rnd.bring_in = 0
         rnd.completing = False  # anything over a bring-in, even short all in (as PokerKit)
         # an opening bet is a bet whatever its size (R5); a raise is full from last_raise, or
@@ -453,7 +455,7 @@ class BettingPhase(Phase):
                 rnd.last_raise = max(increment, rnd.last_raise)
         rnd.current = total
         tail = " and is all in" if p.status == PlayerStatus.ALL_IN else ""
-        deal.log.append(f"{p.name} {verb}s to {total}{allowed.per} ({cost} in){tail}.")
+        deal.log.append(f"{p.name} {said} to {total}{allowed.per} ({cost} in){tail}.")
 
     # ------------------------------------------------------------------ the step
     def step(self, deal: Deal) -> Step:
