@@ -16,42 +16,61 @@ from itertools import combinations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pokerkit import OmahaHoldemHand, StandardHighHand
+from pokerkit import (
+    OmahaEightOrBetterLowHand,
+    OmahaHoldemHand,
+    ShortDeckHoldemHand,
+    StandardHighHand,
+)
 
 from dealer_assist.core import equity as equity_module
 from dealer_assist.core import evaluator
 from dealer_assist.core.cards import FULL_DECK
-from dealer_assist.core.equity import HandRule, equity
+from dealer_assist.core.equity import HandRule, HandTypes, equity
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.lowhands import LowRule
 
 BACKENDS = [b.value for b in evaluator.available()]
-HAND_CLASS = {HandRule.BEST_FIVE: StandardHighHand, HandRule.TWO_PLUS_THREE: OmahaHoldemHand}
-HOLE = {HandRule.BEST_FIVE: 2, HandRule.TWO_PLUS_THREE: 4}
+HAND_CLASS = {HandRule.BEST_FIVE: StandardHighHand, HandRule.TWO_PLUS_THREE: OmahaHoldemHand,
+              HandRule.SHORT_DECK: ShortDeckHoldemHand}
+HOLE = {HandRule.BEST_FIVE: 2, HandRule.TWO_PLUS_THREE: 4, HandRule.SHORT_DECK: 2}
 
 
 def brute_force(hands: dict[str, list[str]], board: list[str], rule: HandRule,
-                dead: Sequence[str] = ()) -> dict[str, Fraction]:
-    """Every board that can come, each hand ranked by PokerKit; a tie is the share it wins."""
+                dead: Sequence[str] = (), *, split: bool = False) -> dict[str, Fraction]:
+    """Every board that can come, each hand ranked by PokerKit; a tie is the share it wins.
+    ``split`` (R80, R88): Omaha's eight-or-better low takes half of the pot where any hand has
+    one, by PokerKit's ``OmahaEightOrBetterLowHand``."""
     hand_class = HAND_CLASS[rule]
     known = {c for cards in hands.values() for c in cards} | set(board) | set(dead)
-    unseen = [c for c in FULL_DECK if c not in known]
+    unseen = [c for c in rule.deck if c not in known]
     won = {name: Fraction(0) for name in hands}
     count = 0
     for extra in combinations(unseen, 5 - len(board)):
         full = "".join(board) + "".join(extra)
-        ranked = {name: hand_class.from_game("".join(cards), full)
-                  for name, cards in hands.items()}
-        best = max(ranked.values())
-        winners = [name for name, value in ranked.items() if value == best]
-        for name in winners:
-            won[name] += Fraction(1, len(winners))
+        halves = [({name: hand_class.from_game("".join(cards), full)
+                    for name, cards in hands.items()})]
+        if split:
+            lows = {}
+            for name, cards in hands.items():
+                try:
+                    lows[name] = OmahaEightOrBetterLowHand.from_game("".join(cards), full)
+                except ValueError:  # no low of eight or better
+                    continue
+            if lows:
+                halves.append(lows)
+        for ranked in halves:
+            best = max(ranked.values())
+            winners = [name for name, value in ranked.items() if value == best]
+            for name in winners:
+                won[name] += Fraction(1, len(winners) * len(halves))
         count += 1
     return {name: share / count for name, share in won.items()}
 
 
 def random_spot(rng: random.Random, players: int, board: int, rule: HandRule
                 ) -> tuple[dict[str, list[str]], list[str]]:
-    cards = rng.sample(FULL_DECK, players * HOLE[rule] + board)
+    cards = rng.sample(rule.deck, players * HOLE[rule] + board)
     hole = HOLE[rule]
     hands = {f"P{i}": cards[i * hole:(i + 1) * hole] for i in range(players)}
     return hands, cards[players * hole:]
@@ -198,13 +217,50 @@ def test_equity_shares_are_chances_that_add_up_to_one(
     hands, cards = random_spot(rng, players, board, rule)
     boards = [cards]
     if twice and board < 5:  # a second run with its own next card
-        left = [c for c in FULL_DECK if c not in {*cards, *(c for h in hands.values()
+        left = [c for c in rule.deck if c not in {*cards, *(c for h in hands.values()
                                                             for c in h)}]
         boards.append([*cards, rng.choice(left)])
     got = equity(hands, boards, rule=rule)
     assert all(0 <= share <= 1 for share in got.shares.values())
     assert sum(got.shares.values()) == pytest.approx(1.0)
     assert len(got.runs) == len(boards)
+
+
+def test_r88_hi_lo_equity_is_the_expected_share_of_the_pot_as_pokerkit_ranks_it() -> None:
+    """R88: in Omaha Hi-Lo a player's equity is their expected share of the pot: half for the
+    best high, half for the best eight-or-better low where any hand has one (R80), against a
+    brute force over every river with PokerKit's Omaha high and low hands."""
+    rule = HandTypes(HandRule.TWO_PLUS_THREE, LowRule.EIGHT_OR_BETTER)
+    rng = random.Random(84)
+    spots = [random_spot(rng, players, 4, HandRule.TWO_PLUS_THREE) for players in (2, 3, 4)]
+    # Ann's nut low against Bob's set: half each on most rivers, more for Bob where a low
+    # pairs the board out of Ann's reach
+    spots.append(({"Ann": ["As", "2s", "Kd", "Qc"], "Bob": ["9h", "9d", "Tc", "Jc"]},
+                  ["3h", "4d", "9c", "8s"]))
+    for hands, board in spots:
+        got = equity(hands, [board], rule=rule)
+        assert got.exact
+        expected = brute_force(hands, board, HandRule.TWO_PLUS_THREE, split=True)
+        assert got.shares == pytest.approx({k: float(v) for k, v in expected.items()},
+                                           abs=1e-12), (hands, board)
+    assert sum(got.shares.values()) == pytest.approx(1.0)
+
+
+def test_r87_short_deck_equity_counts_the_36_cards_with_its_own_values() -> None:
+    """R87, R88: the short deck's equity is over its 36 cards, its hands by R79's values (a
+    flush over a full house), as PokerKit's ShortDeckHoldemHand ranks them; a card below six
+    is refused."""
+    hands = {"Ann": ["Ah", "Kh"], "Bob": ["Qs", "Qd"]}
+    board = ["Qh", "7h", "7c"]  # Bob's full house loses to Ann's flush when it comes
+    got = equity(hands, [board], rule=HandRule.SHORT_DECK)
+    expected = brute_force(hands, board, HandRule.SHORT_DECK)
+    assert got.exact and got.shares == pytest.approx(
+        {k: float(v) for k, v in expected.items()}, abs=1e-12)
+    # 29 cards left: 125 of the 406 runouts bring one of the 5 hearts left without Bob's
+    # fourth queen (a 52-card deck would hold 9 hearts, and the full house would win)
+    assert got.shares["Ann"] > 125 / 406
+    with pytest.raises(IllegalActionError, match="'2c' is not a card of the deck"):
+        equity({"Ann": ["Ah", "2c"], "Bob": ["Qs", "Qd"]}, [[]], rule=HandRule.SHORT_DECK)
 
 
 @pytest.mark.parametrize(("hands", "boards", "sentence"), [

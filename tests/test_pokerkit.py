@@ -109,6 +109,11 @@ GAMES: dict[str, tuple[int, type[StandardHighHand] | type[OmahaHoldemHand]]] = {
     "texas_holdem": (2, StandardHighHand),  # R61: the best five of seven
     "omaha": (4, OmahaHoldemHand),  # R62: exactly two of four with exactly three of five
 }
+# a game played with another deck (tests/test_pokerkit_short_deck.py adds R87's): PokerKit's
+# and ours
+DECKS: dict[str, tuple[Deck, tuple[str, ...]]] = {}
+# games whose table without a small blind has the dealer post the one blind (R87)
+BUTTON_BLIND: set[str] = set()
 
 
 @dataclass
@@ -202,7 +207,9 @@ def pokerkit_state(d: RandomDeal) -> State:
     streets = [Street(False, (False,) * d.hole, 0, False, Opening.POSITION, sizes[0], caps[0])]
     streets += [Street(False, (), count, False, Opening.POSITION, size, cap)
                 for count, size, cap in zip((3, 1, 1), sizes[1:], caps[1:], strict=True)]
-    blinds: tuple[int, ...] = (r["small_blind"], r["big_blind"])
+    blinds: tuple[int, ...] | dict[int, int] = (r["small_blind"], r["big_blind"])
+    if d.variant in BUTTON_BLIND and not r["small_blind"] and d.n > 2:
+        blinds = {d.n - 1: r["big_blind"]}  # PokerKit's button, its last seat
     if straddled(r, d.n):  # R63: a third blind of twice the big one, left of it
         blinds += (2 * r["big_blind"],)
     # R64: the big blind's one ante, dead (not trimmed), on PokerKit's big blind (index 1, or
@@ -210,7 +217,7 @@ def pokerkit_state(d: RandomDeal) -> State:
     bba = r.get("big_blind_ante", 0)
     antes: int | dict[int, int] = {1: bba} if bba else r["ante"]
     return State(
-        AUTOMATIONS, Deck.STANDARD, (d.hand,), tuple(streets),
+        AUTOMATIONS, DECKS.get(d.variant, (Deck.STANDARD,))[0], (d.hand,), tuple(streets),
         STRUCTURES[r["betting"]], not bba, antes, blinds, 0,
         tuple(pokerkit_order(d, d.stacks)), d.n, mode=Mode.CASH_GAME,
     )
@@ -328,7 +335,7 @@ def play(d: RandomDeal, differences: Differences) -> Table:
     """One random deal through both engines; the table it ends at (tests/test_phh.py exports
     it)."""
     rng = random.Random(d.seed)
-    deck = list(FULL_DECK)
+    deck = list(DECKS[d.variant][1] if d.variant in DECKS else FULL_DECK)
     rng.shuffle(deck)
     names = [f"P{i}" for i in range(d.n)]
     t = new_table(d.variant, [{"name": n, "stack": s} for n, s in

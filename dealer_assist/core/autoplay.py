@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from dealer_assist.core.cards import FULL_DECK, JOKERS, Wilds
+from dealer_assist.core.cards import JOKERS, Wilds
 from dealer_assist.core.deal import PlayerStatus
 from dealer_assist.core.layouts import LayoutKind
 from dealer_assist.core.step import Step, StepKind
@@ -26,7 +26,7 @@ from dealer_assist.core.table import Table
 def unused_cards(table: Table) -> list[str]:
     deal = table.deal
     known = set(deal.known_cards()) if deal is not None else set()
-    cards = [c for c in FULL_DECK if c not in known]
+    cards = [c for c in table.game.deck if c not in known]
     if deal is not None:  # a card recorded by rank alone still took one card of that rank
         for rank in (c for p in deal.players for c in p.cards if len(c) == 1):
             cards.remove(next(c for c in cards if c[0] == rank))

@@ -170,4 +170,22 @@ class Blinds(Antes):
         return deal.left_of_dealer
 
 
+class ButtonBlind(Blinds):
+    """Blinds as :class:`Blinds`, but a table with no small blind plays antes and one blind,
+    ``big_blind``, posted by the dealer (the button), as PokerKit's short-deck game posts it
+    (R87): pre-flop betting then starts left of the dealer, who acts last. Heads up the blind
+    is the other player's, as R60 has it (and PokerKit, whose blinds are reversed there)."""
+
+    def blind_seats(self, deal: Deal) -> tuple[int, int]:
+        small, big = super().blind_seats(deal)
+        if deal.rules.small_blind or small == deal.dealer:  # blinds as usual, or heads up
+            return small, big
+        return deal.dealer, deal.dealer  # no small blind: the button posts the one blind
+
+    def post(self, deal: Deal) -> None:
+        super().post(deal)
+        if len(deal.blinds) == 2 and deal.blinds[0] == deal.blinds[1]:
+            deal.blinds = deal.blinds[1:]  # one blind, the button's
+
+
 ForcedBets = Antes  # what a game posts before the cards: Antes, Blinds, or a part of its own

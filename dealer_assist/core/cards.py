@@ -36,6 +36,8 @@ RANK_NAMES = {
 RANK_PLURALS = {r: n + ("es" if n == "six" else "s") for r, n in RANK_NAMES.items()}
 
 FULL_DECK: tuple[str, ...] = tuple(r + s for r in RANKS for s in SUITS)
+#: the 36-card deck of six to ace (R79, R87)
+SHORT_DECK: tuple[str, ...] = tuple(c for c in FULL_DECK if RANKS.index(c[0]) >= RANKS.index("6"))
 
 _HINT = 'write a rank (2-9, T, J, Q, K, A) and a suit (c, d, h, s), e.g. "Th"'
 

@@ -366,10 +366,14 @@ class Deal:
 
     def parse(self, text: str, *, rank_only: bool = False) -> str:
         try:
-            return parse_card(text, jokers=self.rules.wilds is Wilds.JOKERS,
+            card = parse_card(text, jokers=self.rules.wilds is Wilds.JOKERS,
                               rank_only=rank_only)
         except BadCardError as err:
             raise IllegalActionError(str(err)) from None
+        refusal = self.game.deck_refusal(card)
+        if refusal:
+            raise IllegalActionError(refusal)
+        return card
 
     def check_new_cards(self, entries: Iterable[tuple[str, str]]) -> None:
         """R9: one check of the new ``(place, card)`` entries against everything the deal

@@ -19,8 +19,17 @@ False
 
 :attr:`HandRule.BEST_FIVE` ranks the best five of a player's cards and the board's (R61);
 :attr:`HandRule.TWO_PLUS_THREE` exactly two of the hole cards with exactly three of the
-board's (R62). The scores come from :mod:`dealer_assist.core.evaluator`, so both backends (pure
-and eval7) give the very same figures.
+board's (R62); :attr:`HandRule.SHORT_DECK` the best five by the short deck's values, over its
+36 cards (R79). The scores come from :mod:`dealer_assist.core.evaluator`, so both backends (pure
+and eval7) give the very same figures. :class:`HandTypes` adds a low that splits the pot (R80):
+a player's equity is then their expected share of the pot, half of it for the best high hand
+and half for the best low where any hand has one, the whole to the high hands where none does.
+
+>>> e = equity({"Ann": ["As", "2s", "Kd", "Kc"], "Bob": ["Qs", "Qd", "Jc", "Th"]},
+...            [["3h", "4d", "Qh", "9c", "5s"]],
+...            rule=HandTypes(HandRule.TWO_PLUS_THREE, LowRule.EIGHT_OR_BETTER))
+>>> e.shares["Ann"], e.shares["Bob"]  # Bob's set of queens high, Ann's wheel low
+(0.5, 0.5)
 """
 
 from __future__ import annotations
@@ -35,10 +44,12 @@ from functools import lru_cache
 from itertools import combinations
 
 from dealer_assist.core import evaluator
-from dealer_assist.core.cards import FULL_DECK
+from dealer_assist.core.cards import FULL_DECK, SHORT_DECK
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.hands import best_five_short_deck
+from dealer_assist.core.lowhands import LowRule, best_low, best_low_two_plus_three
 
-__all__ = ["BOARD_SIZE", "Equity", "HandRule", "equity", "evaluations"]
+__all__ = ["BOARD_SIZE", "Equity", "HandRule", "HandTypes", "equity", "evaluations"]
 
 BOARD_SIZE = 5
 #: Rank every way the cards can fall when that takes at most this many five-to-seven-card
@@ -58,6 +69,28 @@ class HandRule(Enum):
 
     BEST_FIVE = "best_five"  # the best five of two hole cards and the board (R61)
     TWO_PLUS_THREE = "two_plus_three"  # exactly two of four hole cards, three of the board (R62)
+    SHORT_DECK = "short_deck"  # the best five of two hole cards and the board, 36 cards (R79)
+
+    @property
+    def hole(self) -> int:
+        return 4 if self is HandRule.TWO_PLUS_THREE else 2
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        return SHORT_DECK if self is HandRule.SHORT_DECK else FULL_DECK
+
+
+@dataclass(frozen=True)
+class HandTypes:
+    """The hands a pot is played for: the high hand by ``high``, and where ``low`` is given,
+    a low by that rule that takes half of the pot when any hand has one (R80)."""
+
+    high: HandRule
+    low: LowRule | None = None
+
+
+def hand_types(rule: HandRule | HandTypes) -> HandTypes:
+    return rule if isinstance(rule, HandTypes) else HandTypes(rule)
 
 
 @dataclass(frozen=True)
@@ -87,7 +120,7 @@ def equity(
     hands: Mapping[str, Sequence[str] | None],
     boards: Sequence[Sequence[str]],
     *,
-    rule: HandRule = HandRule.BEST_FIVE,
+    rule: HandRule | HandTypes = HandRule.BEST_FIVE,
     dead: Sequence[str] = (),
     backend: str | None = None,
 ) -> Equity:
@@ -99,33 +132,33 @@ def equity(
 
     Raises :class:`IllegalActionError` with a sentence for cards that cannot be: a card twice,
     a hand of the wrong size, a board of more than five."""
-    hole = 4 if rule is HandRule.TWO_PLUS_THREE else 2
+    types = hand_types(rule)
     names = tuple(hands)
     given = tuple(None if cards is None else tuple(cards) for cards in hands.values())
     runs = tuple(tuple(board) for board in boards)
-    _check(names, given, runs, tuple(dead), hole)
-    return _equity(names, given, runs, tuple(dead), rule, evaluator.load(backend).backend)
+    _check(names, given, runs, tuple(dead), types.high)
+    return _equity(names, given, runs, tuple(dead), types, evaluator.load(backend).backend)
 
 
 def evaluations(
     hands: Mapping[str, Sequence[str] | None],
     boards: Sequence[Sequence[str]],
     *,
-    rule: HandRule = HandRule.BEST_FIVE,
+    rule: HandRule | HandTypes = HandRule.BEST_FIVE,
     dead: Sequence[str] = (),
 ) -> int:
     """How many hand evaluations :func:`equity` spends on these cards (checked as it checks
     them): each run's every way where that costs at most :data:`EXACT_EVALUATIONS`, else its
     samples'. A caller may work the costly ones out elsewhere (web/equity_later.py)."""
-    hole = 4 if rule is HandRule.TWO_PLUS_THREE else 2
+    types = hand_types(rule)
     names = tuple(hands)
     given = tuple(None if cards is None else tuple(cards) for cards in hands.values())
     runs = tuple(tuple(board) for board in boards)
-    _check(names, given, runs, tuple(dead), hole)
-    unseen = _unseen(given, runs, tuple(dead))
+    _check(names, given, runs, tuple(dead), types.high)
+    unseen = _unseen(given, runs, tuple(dead), types.high.deck)
     total = 0
     for run in dict.fromkeys(runs):  # two runs with the same cards so far: counted once
-        plan = _Plan(given, run, unseen, hole, rule, _never)
+        plan = _Plan(given, run, unseen, types.high.hole, types, _never)
         exact = plan.cost(plan.ways())
         total += exact if exact <= EXACT_EVALUATIONS else plan.cost(plan.samples())
     return total
@@ -136,15 +169,17 @@ def _never(_cards: Sequence[str]) -> int:
 
 
 def _unseen(hands: tuple[tuple[str, ...] | None, ...], runs: tuple[tuple[str, ...], ...],
-            dead: tuple[str, ...]) -> tuple[str, ...]:
+            dead: tuple[str, ...], deck: tuple[str, ...]) -> tuple[str, ...]:
     """The deck's cards nobody has seen, in the deck's order."""
     known = {c for cards in hands if cards is not None for c in cards}
     known |= {c for run in runs for c in run} | set(dead)
-    return tuple(c for c in FULL_DECK if c not in known)
+    return tuple(c for c in deck if c not in known)
 
 
 def _check(names: tuple[str, ...], hands: tuple[tuple[str, ...] | None, ...],
-           runs: tuple[tuple[str, ...], ...], dead: tuple[str, ...], hole: int) -> None:
+           runs: tuple[tuple[str, ...], ...], dead: tuple[str, ...], rule: HandRule) -> None:
+    hole = rule.hole
+    deck = frozenset(rule.deck)
     if len(names) < 2:
         raise IllegalActionError("Equity needs two players or more.")
     if not 1 <= len(runs) <= 2:
@@ -161,16 +196,13 @@ def _check(names: tuple[str, ...], hands: tuple[tuple[str, ...] | None, ...],
     places += [("the dead cards", dead)]
     for place, cards in places:
         for card in cards:
-            if card not in _DECK_SET:
+            if card not in deck:
                 raise IllegalActionError(f"{card!r} is not a card of the deck.")
             if card in seen:
                 raise IllegalActionError(f"{card} is both in {seen[card]} and in {place}.")
             seen[card] = place
     if any(len(run) > BOARD_SIZE for run in runs):
         raise IllegalActionError(f"A board has {BOARD_SIZE} cards at most.")
-
-
-_DECK_SET = frozenset(FULL_DECK)
 
 
 def _shared(runs: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
@@ -185,13 +217,13 @@ def _shared(runs: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
 
 @lru_cache(maxsize=512)
 def _equity(names: tuple[str, ...], hands: tuple[tuple[str, ...] | None, ...],
-            runs: tuple[tuple[str, ...], ...], dead: tuple[str, ...], rule: HandRule,
+            runs: tuple[tuple[str, ...], ...], dead: tuple[str, ...], rule: HandTypes,
             backend: evaluator.Backend) -> Equity:
     """:func:`equity` of checked cards, kept: a state is built again for every reader, and
     its cards do not change between reveals."""
     evaluate = evaluator.load(backend.value).evaluate
-    hole = 4 if rule is HandRule.TWO_PLUS_THREE else 2
-    unseen = _unseen(hands, runs, dead)
+    hole = rule.high.hole
+    unseen = _unseen(hands, runs, dead, rule.high.deck)
     counted: dict[tuple[str, ...], _Tally] = {}
     for run in runs:
         # two runs with the same cards so far have the same equity (each run's cards to come
@@ -242,7 +274,7 @@ class _Plan:
     """One run: the hands (some unknown), the board so far, and the cards that may come."""
 
     def __init__(self, hands: tuple[tuple[str, ...] | None, ...], board: tuple[str, ...],
-                 unseen: tuple[str, ...], hole: int, rule: HandRule,
+                 unseen: tuple[str, ...], hole: int, rule: HandTypes,
                  evaluate: Evaluate) -> None:
         self.hands = hands
         self.board = board
@@ -252,7 +284,12 @@ class _Plan:
         self.unknown = [i for i, cards in enumerate(hands) if cards is None]
         self.rule = rule
         self.evaluate = evaluate
-        self.per_hand = 60 if rule is HandRule.TWO_PLUS_THREE else 1
+        # the evaluations a hand costs on a full board: 60 ways of two plus three; the short
+        # deck's 21 fives ranked in Python; a low, worked out from ranks alone, about a sixth
+        # of two plus three's cost again
+        self.per_hand = {HandRule.BEST_FIVE: 1, HandRule.TWO_PLUS_THREE: 60,
+                         HandRule.SHORT_DECK: 21}[rule.high] + (10 if rule.low else 0)
+        self.low = _low_scorer(rule)
 
     def ways(self) -> int:
         """How many ways the unknown hole cards and the board's missing cards can fall."""
@@ -274,7 +311,7 @@ class _Plan:
         score = _scorer(self.rule, self.evaluate, remember=True)
         tally = _Tally([0.0] * len(self.hands), [0.0] * len(self.hands), 0, True)
         for holes, extra in self._every_way():
-            self._count(tally, holes, self.board + extra, score)
+            self._count(tally, holes, self.board + extra, score, self.low)
         return tally
 
     def sampled(self, seed: int) -> _Tally:
@@ -295,7 +332,8 @@ class _Plan:
                 pool[i], pool[j] = pool[j], pool[i]
             for k, seat in enumerate(self.unknown):
                 holes[seat] = tuple(pool[k * self.hole:(k + 1) * self.hole])
-            self._count(tally, holes, self.board + tuple(pool[drawn - self.need:drawn]), score)
+            self._count(tally, holes, self.board + tuple(pool[drawn - self.need:drawn]), score,
+                        self.low)
         return tally
 
     def _every_way(self) -> Iterator[tuple[list[tuple[str, ...] | None], tuple[str, ...]]]:
@@ -314,8 +352,22 @@ class _Plan:
 
     @staticmethod
     def _count(tally: _Tally, holes: Sequence[tuple[str, ...] | None], board: tuple[str, ...],
-               score: Score) -> None:
+               score: Score, low: LowScore | None) -> None:
         scores = [score(cards or (), board) for cards in holes]
+        if low is not None:
+            lows = [low(cards or (), board) for cards in holes]
+            if any(value is not None for value in lows):  # R80: the pot is halved
+                shares = [0.0] * len(scores)
+                for half in (scores, lows):
+                    top_half = max(v for v in half if v is not None)
+                    winners = [i for i, v in enumerate(half) if v == top_half]
+                    for i in winners:
+                        shares[i] += 0.5 / len(winners)
+                for i, share in enumerate(shares):
+                    tally.won[i] += share
+                    tally.squares[i] += share * share
+                tally.count += 1
+                return
         top = max(scores)
         ties = scores.count(top)
         if ties == 1:  # most boards have one winner
@@ -335,9 +387,53 @@ _TRIPLES = tuple(combinations(range(BOARD_SIZE), 3))
 _PAIRS = tuple(combinations(range(4), 2))
 
 
-def _scorer(rule: HandRule, evaluate: Evaluate, *, remember: bool) -> Score:
-    if rule is HandRule.BEST_FIVE:
+LowScore = Callable[[tuple[str, ...], tuple[str, ...]], int | None]
+_EIGHT_LOW_RANKS = {rank: value for value, rank in enumerate("A2345678", start=1)}
+
+
+def _eight_low_two_plus_three(hole: tuple[str, ...], board: tuple[str, ...]) -> int | None:
+    """The eight-or-better low of two hole cards with three board cards as a score (higher
+    better; None: no low), worked out from the ranks alone: with two hole ranks chosen, the
+    best three of the board are its three lowest other ranks (R79)."""
+    held = sorted({_EIGHT_LOW_RANKS[c[0]] for c in hole if c[0] in _EIGHT_LOW_RANKS})
+    shown = sorted({_EIGHT_LOW_RANKS[c[0]] for c in board if c[0] in _EIGHT_LOW_RANKS})
+    best: int | None = None
+    for two in combinations(held, 2):
+        rest = [r for r in shown if r not in two][:3]
+        if len(rest) < 3:
+            continue
+        a, b, c, d, e = sorted((*two, *rest), reverse=True)
+        key = a << 16 | b << 12 | c << 8 | d << 4 | e
+        if best is None or key < best:
+            best = key
+    return None if best is None else -best
+
+
+def _low_scorer(rule: HandTypes) -> LowScore | None:
+    """A low's score from the hole cards and a full board (None: no low), by ``rule.low``."""
+    low = rule.low
+    if low is None:
+        return None
+    if rule.high is HandRule.TWO_PLUS_THREE:
+        if low is LowRule.EIGHT_OR_BETTER:
+            return _eight_low_two_plus_three
+
+        def two_plus_three(hole: tuple[str, ...], board: tuple[str, ...]) -> int | None:
+            value = best_low_two_plus_three(hole, board, low)
+            return None if value is None else value.score
+        return two_plus_three
+
+    def any_five(hole: tuple[str, ...], board: tuple[str, ...]) -> int | None:
+        value = best_low(hole + board, low)
+        return None if value is None else value.score
+    return any_five
+
+
+def _scorer(rule: HandTypes, evaluate: Evaluate, *, remember: bool) -> Score:
+    if rule.high is HandRule.BEST_FIVE:
         return lambda hole, board: evaluate(hole + board)
+    if rule.high is HandRule.SHORT_DECK:
+        return lambda hole, board: best_five_short_deck(hole + board).score
     if not remember:  # random boards share few triples: nothing worth keeping
         return lambda hole, board: max(
             evaluate((hole[i], hole[j], board[a], board[b], board[c]))

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from dealer_assist.core.betting import BettingPhase, return_uncalled
 from dealer_assist.core.blinds import Antes
-from dealer_assist.core.cards import JOKERS
+from dealer_assist.core.cards import FULL_DECK, JOKERS, RANK_NAMES, RANKS, pretty
 from dealer_assist.core.deal import CarriedPot, Deal, Player, Totals
 from dealer_assist.core.equity import HandRule as EquityRule
+from dealer_assist.core.equity import HandTypes
 from dealer_assist.core.errors import IllegalActionError, SetupError
 from dealer_assist.core.layouts import Layout, Place
 from dealer_assist.core.phases import Phase
@@ -55,7 +56,7 @@ class Game(GameRules):
     deal_options: ClassVar[tuple[str, ...]] = ()
     # a community board that may be run twice at an all-in (R66), and the hand rule that
     # counts the chances of the hands tabled there (R67); None where the game has neither
-    board_equity: ClassVar[EquityRule | None] = None
+    board_equity: ClassVar[EquityRule | HandTypes | None] = None
     # a deal won because everyone else folded still names its winning lines (none): the
     # result of a game played on lines always says which lines won
     uncontested_lines: ClassVar[bool] = False
@@ -79,6 +80,24 @@ class Game(GameRules):
     ends_when_one_left = True
     result_type: ClassVar[type[Result]] = Result  # the kind of result its deals settle to
     round_names: tuple[str, ...] = ("Round 1", "Round 2", "Round 3")
+    # the cards it is played with (R79, R87: the short deck's 36); what the card picker
+    # offers and every card entered is checked against
+    deck: ClassVar[tuple[str, ...]] = FULL_DECK
+
+    @classmethod
+    def deck_ranks(cls) -> list[str]:
+        """The ranks of the game's deck, 2 (or its lowest) to ace."""
+        return [r for r in RANKS if any(c[0] == r for c in cls.deck)]
+
+    @classmethod
+    def deck_refusal(cls, card: str) -> str | None:
+        """Why ``card`` (a card or a rank) is not in the game's deck, or None where it is."""
+        if cls.deck is FULL_DECK or card in JOKERS or card[0] in cls.deck_ranks():
+            return None
+        lowest = RANK_NAMES[cls.deck_ranks()[0]]
+        what = pretty(card) if len(card) == 2 else f"A {RANK_NAMES[card[0]]}"
+        return (f"{what} is not in the deck of {cls.name}: its {len(cls.deck)} cards run from "
+                f"{lowest} to ace.")
 
     @classmethod
     def metadata(cls) -> dict[str, Any]:
@@ -87,6 +106,8 @@ class Game(GameRules):
         return {
             "variant": cls.variant, "name": cls.name, "summary": cls.summary,
             "players": list(cls.players),
+            # the ranks of its deck, which the card picker offers (R87: 6 to ace)
+            "deck_ranks": cls.deck_ranks(),
             "rules": {"offered": list(cls.house_rules), "defaults": defaults,
                       "betting": list(cls.betting_structures), "help": dict(cls.rule_help)},
             "layout": cls.layout.to_json(),

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, PlayerStatus, hand_place
-from dealer_assist.core.equity import Equity, equity, evaluations
+from dealer_assist.core.equity import Equity, HandTypes, equity, evaluations
 from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.phases import Phase, RevealPhase
@@ -231,7 +231,7 @@ class EquityQuestion:
 
     hands: tuple[tuple[str, tuple[str, ...] | None], ...]
     boards: tuple[tuple[str, ...], ...]
-    rule: EquityRule
+    rule: EquityRule | HandTypes
 
     def answer(self) -> Equity:
         return equity(dict(self.hands), self.boards, rule=self.rule)

@@ -1,25 +1,33 @@
 """Showdowns, composed from parts: the cards still to enter, checked and laid down
 (:class:`ShowdownPhase`); a hand rule (:class:`BestFive`, :class:`TwoFromHoleThreeFromBoard`);
-one pot-settling function (:func:`settle_pots`); and the showdown most games use,
-:class:`CardsShowdown`, parametrised by the hole-card count, the hand rule and the board
-(a row of community cards, or the lines of a grid)."""
+one pot-settling function (:func:`settle_pots`) and its split twin (:func:`pay_high_low`, R80);
+and the showdown most games use, :class:`CardsShowdown`, parametrised by the hole-card count,
+the hand rule (and a low rule that splits each pot, R80) and the board (a row of community
+cards, or the lines of a grid)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import Wilds
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, hand_place
 from dealer_assist.core.errors import IllegalActionError
-from dealer_assist.core.hands import HandValue, best_five, best_two_plus_three
+from dealer_assist.core.hands import (
+    HandValue,
+    best_five,
+    best_five_short_deck,
+    best_two_plus_three,
+)
+from dealer_assist.core.hilo import HighLowPot, split_high_low
+from dealer_assist.core.lowhands import LowRule, best_low_two_plus_three
 from dealer_assist.core.phases import Phase
 from dealer_assist.core.pots import Pot
-from dealer_assist.core.result import ShownHand
+from dealer_assist.core.result import HalfShare, PotShare, ShownHand
 from dealer_assist.core.step import Step, StepKind
-from dealer_assist.core.words import hand_phrase, number_word, pot_label
+from dealer_assist.core.words import and_words, hand_phrase, number_word, pot_label
 
 SECOND_RUN = ".2"  # R66: a cell of the second run is its first run's cell and this: "b4.2"
 
@@ -206,6 +214,55 @@ class TwoFromHoleThreeFromBoard:
         return best_two_plus_three(hole, board, self.wilds)
 
 
+@dataclass(frozen=True)
+class ShortDeckBestFive:
+    """The best five of the hole cards and the board by the short deck's values (R79: a
+    flush beats a full house, A-6-7-8-9 the lowest straight)."""
+
+    def best(self, hole: Sequence[str], board: Sequence[str]) -> HandValue:
+        return best_five_short_deck([*hole, *board])
+
+
+class Ranked(Protocol):
+    """A hand as a hand type ranks it: higher ``score`` wins; its five cards and name."""
+
+    @property
+    def score(self) -> int: ...
+
+    @property
+    def cards(self) -> tuple[str, ...]: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class LowRanked:
+    """A low hand (R79) as a hand type ranks it: its name is its words ("8-6-4-2-A low")."""
+
+    score: int
+    cards: tuple[str, ...]
+    name: str
+
+
+class BoardLow(Protocol):
+    """A low made from hole cards and a board, or None where none qualifies (R79, R80)."""
+
+    def best(self, hole: Sequence[str], board: Sequence[str]) -> Ranked | None: ...
+
+
+@dataclass(frozen=True)
+class LowTwoPlusThree:
+    """The best low of exactly two hole cards with exactly three board cards by ``rule``
+    (R79 with R62's two-plus-three), or None where none qualifies."""
+
+    rule: LowRule
+
+    def best(self, hole: Sequence[str], board: Sequence[str]) -> Ranked | None:
+        value = best_low_two_plus_three(hole, board, self.rule)
+        return None if value is None else LowRanked(value.score, value.cards, value.words)
+
+
 def settle_pots(deal: Deal, scores: Mapping[int, int]) -> tuple[list[list[int]], int]:
     """R6, R7: every pot layer of the bets goes to the stakes eligible for it with the best
     score (``scores``: stake index to score), a share a stake (R26: a player holding two
@@ -253,18 +310,94 @@ def settle_pots_twice(deal: Deal, scores: Sequence[Mapping[int, int]]
     return won, left
 
 
+def seat_pots(deal: Deal) -> list[Pot]:
+    """The deal's pot layers with their players by seat (a stake a player in these games)."""
+    return [Pot(p.amount, tuple(sorted({deal.stakes[i].owner for i in p.eligible})))
+            for p in deal.pots()]
+
+
+def ranked_name(ranked: Mapping[int, Ranked | None], seat: int) -> str:
+    value = ranked[seat]
+    return value.name if value is not None else ""
+
+
+def pay_high_low(deal: Deal, pots: Sequence[Pot], high: Mapping[int, Ranked | None],
+                 lows: Mapping[int, Ranked | None], *, run: int | None = None,
+                 layers: Sequence[int] | None = None) -> tuple[int, list[HighLowPot]]:
+    """R80: each of ``pots`` (players by seat) halved between the best high hand and the best
+    qualifying low (``split_high_low``), each half paid as its own share-out and kept as one
+    pot of the result with its two halves (``PotShare.high``, ``low``); on a board run twice
+    (R66) each pot is one run's half of the layer ``layers`` names. Returns the odd chips left
+    where they carry, and the shares."""
+    result = deal.settled()
+    names = [p.name for p in deal.players]
+    shares = split_high_low(
+        pots, {seat: v.score for seat, v in high.items() if v is not None},
+        {seat: v.score if v is not None else None for seat, v in lows.items()},
+        seats=len(deal.players), first_seat=deal.left_of_dealer, odd_chip=deal.rules.odd_chip)
+    left = 0
+    for index, share in enumerate(shares):
+        layer = layers[index] if layers is not None else None
+        left += deal.share_out(share.high_amount, list(share.high_winners), run=run,
+                               layer=layer)
+        record = result.last_pot
+        record.high = HalfShare([names[s] for s in share.high_winners],
+                                ranked_name(high, share.high_winners[0])
+                                if share.high_winners else None, share.high_amount)
+        record.hand = record.high.hand
+        if share.low_amount:
+            left += deal.share_out(share.low_amount, list(share.low_winners), run=run,
+                                   layer=layer)
+            half = (result.pots or []).pop()
+            by = high if share.low_by_high else lows
+            record.low = HalfShare([names[s] for s in share.low_winners],
+                                   ranked_name(by, share.low_winners[0]),
+                                   share.low_amount, no_low=share.low_by_high)
+            merge_half(record, half)
+    return left, shares
+
+
+def high_low_words(deal: Deal, share: HighLowPot, high: Mapping[int, Ranked | None],
+                   lows: Mapping[int, Ranked | None]) -> str:
+    """The log's words for a pot split high and low: "Ann: win the high half with a flush;
+    Bob: the low half with 8-6-4-2-A low"."""
+    names = [p.name for p in deal.players]
+    verb = "win the high half" if share.low_amount else "win"
+    words = (f"{and_words([names[s] for s in share.high_winners])}: {verb} with "
+             f"{hand_phrase(ranked_name(high, share.high_winners[0]))}")
+    if share.low_amount and not share.low_by_high:
+        words += (f"; {and_words([names[s] for s in share.low_winners])}: the low half with "
+                  f"{ranked_name(lows, share.low_winners[0])}")
+    return words
+
+
+def merge_half(record: PotShare, half: PotShare) -> None:
+    """One pot of the result from its high half's share-out and its low half's (R80)."""
+    record.amount += half.amount
+    record.carried += half.carried
+    record.winners += [name for name in half.winners if name not in record.winners]
+    for name, count in half.shares.items():
+        record.shares.setdefault(name, count)  # a player taking both halves: one share each
+    for name, chips in half.odd.items():
+        record.odd[name] = record.odd.get(name, 0) + chips
+
+
 class CardsShowdown(ShowdownPhase):
     """Every player still in shows ``hole`` cards; each one's hand is the best the hand rule
     makes of them and the board, where a board is every cell (a community board, R61) or, in a
     grid game, each line in turn (R32, R42: a player plays their best line, and the app names
-    every line giving that hand). Each pot goes to the best hand that paid into it (R6)."""
+    every line giving that hand). Each pot goes to the best hand that paid into it (R6); with
+    a ``low`` rule on a board, each pot is split between the best high hand and the best
+    qualifying low (R80), on each run where the board is run twice (R66)."""
 
     def __init__(self, cells: tuple[str, ...], hole: int, rule: HandRule, *,
+                 low: BoardLow | None = None,
                  lines: Mapping[str, tuple[str, ...]] | None = None,
                  cells_name: str = "board card", shows: str = "") -> None:
         self.cells = cells
         self.hole = hole
         self.rule = rule
+        self.low = low
         self.lines = lines
         self.cells_name = cells_name
         # how the step names what players show: "the two cards of", "the hole cards of"
@@ -291,6 +424,9 @@ class CardsShowdown(ShowdownPhase):
         return best, [line for line, v in values.items() if v.score == best.score]
 
     def settle(self, deal: Deal) -> None:
+        if self.low is not None and self.lines is None:
+            self.settle_split(deal, self.low)
+            return
         if deal.second_run and self.lines is None:
             self.settle_twice(deal)
             return
@@ -318,6 +454,59 @@ class CardsShowdown(ShowdownPhase):
             value, lines = best[s]
             deal.log.append(f"{deal.players[s].name} wins with {hand_phrase(value.name)} "
                             f"({', '.join(layout.line_label(ln) for ln in lines or ())}).")
+
+    def boards(self, deal: Deal) -> list[list[str]]:
+        """The board's cards, or each run's (R66: the second run's own cells where it has
+        them)."""
+        runs = [self.cells]
+        if deal.second_run:
+            runs.append(tuple(second_cell(c) if c in deal.second_run else c
+                              for c in self.cells))
+        return [[deal.grid[c] or "" for c in board] for board in runs]
+
+    def settle_split(self, deal: Deal, low: BoardLow) -> None:
+        """R80 (with R66): on each run's board every hand's high and low; each pot, or each
+        run's half of it (the odd chip of the halving to the first run), split between them
+        by :func:`pay_high_low`."""
+        live = deal.still_in()
+        ranked: list[tuple[dict[int, Ranked | None], dict[int, Ranked | None]]] = [
+            ({p.seat: self.rule.best(p.cards, board) for p in live},
+             {p.seat: low.best(p.cards, board) for p in live}) for board in self.boards(deal)]
+
+        def shown(run: int, seat: int) -> ShownHand:
+            high, lows = ranked[run]
+            value = high[seat]
+            assert value is not None
+            held = lows[seat]
+            return ShownHand(list(value.cards), value.name, low=None if held is None else
+                             ShownHand(list(held.cards), held.name))
+
+        result = deal.result = deal.game.result_type(hands={
+            p.name: replace(shown(0, p.seat), second_run=shown(1, p.seat)
+                            if len(ranked) > 1 else None) for p in live})
+        left = 0
+        winners: set[int] = set()
+        pots = seat_pots(deal)
+        for number, (high, lows) in enumerate(ranked, start=1):
+            if len(ranked) == 1:
+                paid, shares = pay_high_low(deal, pots, high, lows)
+            else:
+                halves = [Pot(p.amount - p.amount // 2 if number == 1 else p.amount // 2,
+                              p.eligible) for p in pots]
+                paid, shares = pay_high_low(deal, halves, high, lows, run=number,
+                                            layers=range(len(pots)))
+            left += paid
+            winners.update(s for share in shares
+                           for s in (*share.high_winners, *share.low_winners))
+            if shares:
+                words = high_low_words(deal, shares[0], high, lows)
+                prefix = f"{('First', 'Second')[number - 1]} run: " if len(ranked) > 1 else ""
+                deal.log.append(f"{prefix}{words}.")
+        if len(ranked) > 1:  # each layer's first-run half, then its second: as R66 reads them
+            result.pots = sorted(result.pots or (), key=lambda p: (p.layer or 0, p.run or 0))
+        deal.clear_pots()
+        deal.carry = left  # R7 carry: odd chips wait a deal
+        result.winners = [p.name for p in live if p.seat in winners]
 
     def settle_twice(self, deal: Deal) -> None:
         """R66: each pot's halves on the two runs' boards, each run's best hands by the hand

@@ -24,7 +24,6 @@ from typing import Any
 
 from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action, ActionType
 from dealer_assist.core.between import between_deal
-from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.deal import Deal, Totals
 from dealer_assist.core.errors import IllegalActionError, SetupError
@@ -196,7 +195,7 @@ class Table:
             body, self.setup.catalogue.place_fields)
         if action.type == ActionType.DRAW and action.card is None and self.deal is not None:
             taken = set(self.game.drawn_cards(self.deal))
-            choices = [c for c in FULL_DECK if c not in taken]
+            choices = [c for c in self.game.deck if c not in taken]
             action = Action(type=ActionType.DRAW, player=action.player,
                             card=choices[secrets.randbelow(len(choices))])
         return action

@@ -19,12 +19,20 @@ from dealer_assist.core.cards import FULL_DECK, RANK_NAMES, RANK_PLURALS, RANKS,
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, up_place
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.hands import best_five
-from dealer_assist.core.hilo import split_high_low
 from dealer_assist.core.lowhands import LowRule, best_low
 from dealer_assist.core.phases import Phase
-from dealer_assist.core.pots import Pot
-from dealer_assist.core.result import HalfShare, PotShare, ShownHand
-from dealer_assist.core.showdown import ShowdownPhase, muckable, settle_pots
+from dealer_assist.core.result import ShownHand
+from dealer_assist.core.showdown import (
+    LowRanked,
+    Ranked,
+    ShowdownPhase,
+    high_low_words,
+    muckable,
+    pay_high_low,
+    ranked_name,
+    seat_pots,
+    settle_pots,
+)
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import and_words, hand_phrase, number_word
 
@@ -228,19 +236,6 @@ class LastCard(Phase):
         self.mark_done(deal)
 
 
-class Ranked(Protocol):
-    """A hand as a hand type ranks it: higher ``score`` wins; its five cards and name."""
-
-    @property
-    def score(self) -> int: ...
-
-    @property
-    def cards(self) -> tuple[str, ...]: ...
-
-    @property
-    def name(self) -> str: ...
-
-
 class HandType(Protocol):
     """One way to rank a hand of up to seven cards (R79): the best high hand, or a low that
     may not qualify (None)."""
@@ -254,15 +249,6 @@ class HighHand:
 
     def best(self, cards: Sequence[str]) -> Ranked | None:
         return best_five(cards)
-
-
-@dataclass(frozen=True)
-class LowRanked:
-    """A low hand (R79) as a hand type ranks it: its name is its words ("8-6-4-2-A low")."""
-
-    score: int
-    cards: tuple[str, ...]
-    name: str
 
 
 @dataclass(frozen=True)
@@ -329,61 +315,25 @@ class UpCardShowdown(ShowdownPhase):
         won, deal.carry = settle_pots(deal, scores)
         for share, stakes in zip(result.pots or (), won, strict=True):
             if stakes:
-                share.hand = self.hand_name(high, deal.stakes[stakes[0]].owner)
+                share.hand = ranked_name(high, deal.stakes[stakes[0]].owner)
         top = max(scores.values())
         winners = sorted({deal.stakes[i].owner for i, v in scores.items() if v == top})
         result.winners = [deal.players[s].name for s in winners]
         deal.log.append(f"{and_words(result.winners)} win{'s' if len(winners) == 1 else ''} "
-                        f"with {hand_phrase(self.hand_name(high, winners[0]))}.")
+                        f"with {hand_phrase(ranked_name(high, winners[0]))}.")
 
     def settle_high_low(self, deal: Deal, high: Mapping[int, Ranked | None],
                         lows: Mapping[int, Ranked | None]) -> None:
-        """R80: each pot halved between the best high hand and the best qualifying low
-        (``split_high_low``), each half paid as its own share-out and kept as one pot of the
-        result with its two halves (``PotShare.high``, ``low``)."""
+        """R80: each pot split between the best high hand and the best qualifying low
+        (``pay_high_low``)."""
         result = deal.settled()
-        names = [p.name for p in deal.players]
-        pots = [Pot(p.amount, tuple(sorted({deal.stakes[i].owner for i in p.eligible})))
-                for p in deal.pots()]
-        shares = split_high_low(
-            pots, {seat: v.score for seat, v in high.items() if v is not None},
-            {seat: v.score if v is not None else None for seat, v in lows.items()},
-            seats=len(deal.players), first_seat=deal.left_of_dealer, odd_chip=deal.rules.odd_chip)
-        left = 0
-        winners: set[int] = set()
-        for share in shares:
-            left += deal.share_out(share.high_amount, list(share.high_winners))
-            record = result.last_pot
-            record.high = HalfShare([names[s] for s in share.high_winners],
-                                    self.hand_name(high, share.high_winners[0])
-                                    if share.high_winners else None, share.high_amount)
-            record.hand = record.high.hand
-            winners.update(share.high_winners)
-            if share.low_amount:
-                left += deal.share_out(share.low_amount, list(share.low_winners))
-                half = (result.pots or []).pop()
-                by = high if share.low_by_high else lows
-                record.low = HalfShare([names[s] for s in share.low_winners],
-                                       self.hand_name(by, share.low_winners[0]),
-                                       share.low_amount, no_low=share.low_by_high)
-                merge_half(record, half)
-                winners.update(share.low_winners)
+        left, shares = pay_high_low(deal, seat_pots(deal), high, lows)
         deal.clear_pots()
         deal.carry = left  # R7 carry: odd chips wait a deal
-        result.winners = [names[s] for s in sorted(winners)]
-        for share in shares[:1]:  # the main pot's winners, in the log
-            verb = "win the high half" if share.low_amount else "win"
-            words = f"{and_words([names[s] for s in share.high_winners])}: {verb} with " \
-                    f"{hand_phrase(self.hand_name(high, share.high_winners[0]))}"
-            if share.low_amount and not share.low_by_high:
-                words += (f"; {and_words([names[s] for s in share.low_winners])}: the low "
-                          f"half with {self.hand_name(lows, share.low_winners[0])}")
-            deal.log.append(words + ".")
-
-    @staticmethod
-    def hand_name(ranked: Mapping[int, Ranked | None], seat: int) -> str:
-        value = ranked[seat]
-        return value.name if value is not None else ""
+        winners = {s for share in shares for s in (*share.high_winners, *share.low_winners)}
+        result.winners = [deal.players[s].name for s in sorted(winners)]
+        for share in shares[:1]:
+            deal.log.append(high_low_words(deal, share, high, lows) + ".")
 
     def step(self, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
@@ -395,14 +345,3 @@ class UpCardShowdown(ShowdownPhase):
                     instruction=f"Showdown: enter the {number_word(count)} down cards of "
                                 f"{and_words(names)}{middle}.",
                     public="Showdown: " + and_words(names) + " show their down cards.")
-
-
-def merge_half(record: PotShare, half: PotShare) -> None:
-    """One pot of the result from its high half's share-out and its low half's (R80)."""
-    record.amount += half.amount
-    record.carried += half.carried
-    record.winners += [name for name in half.winners if name not in record.winners]
-    for name, count in half.shares.items():
-        record.shares.setdefault(name, count)  # a player taking both halves: one share each
-    for name, chips in half.odd.items():
-        record.odd[name] = record.odd.get(name, 0) + chips

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from dealer_assist.core.blinds import Blinds
 from dealer_assist.core.equity import HandRule as EquityRule
+from dealer_assist.core.equity import HandTypes
 from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import BOARD, Layout
 from dealer_assist.core.phases import Phase
@@ -21,14 +22,16 @@ class Omaha(Game):
     name = "Omaha"
     summary = "Four hole cards each and five on the board: play exactly two with three."
     players = (2, 10)  # R62
-    betting_structures = (Betting.POT_LIMIT, Betting.NO_LIMIT, Betting.FIXED_LIMIT)
+    betting_structures: ClassVar[tuple[Betting, ...]] = (
+        Betting.POT_LIMIT, Betting.NO_LIMIT, Betting.FIXED_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": Betting.POT_LIMIT}
     house_rules = BLIND_RULES
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
-    deal_options = ("straddle", "bomb_pot")  # R63, R65
-    board_equity = EquityRule.TWO_PLUS_THREE  # R66, R67: run twice, and tabled hands' chances
+    deal_options: ClassVar[tuple[str, ...]] = ("straddle", "bomb_pot")  # R63, R65
+    # R66, R67: run twice, and tabled hands' chances
+    board_equity: ClassVar[EquityRule | HandTypes | None] = EquityRule.TWO_PLUS_THREE
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
     phh_codes: ClassVar[Mapping[str, str]] = {"pot_limit": "PO"}  # PHH's one Omaha

@@ -22,16 +22,18 @@ from dealer_assist.games.deuce_to_seven_triple_draw import DeuceToSevenTripleDra
 from dealer_assist.games.grid_holdem import OffRoadStud, TexasDozen
 from dealer_assist.games.kings_pot import KingsPot, KingsPotOptional
 from dealer_assist.games.omaha import Omaha
+from dealer_assist.games.omaha_hi_lo import OmahaHiLo
 from dealer_assist.games.razz import Razz
 from dealer_assist.games.seven_card_stud import SevenCardStud
 from dealer_assist.games.seven_card_stud_hi_lo import SevenCardStudHiLo
+from dealer_assist.games.short_deck_holdem import ShortDeckHoldem
 from dealer_assist.games.texas_holdem import TexasHoldem
 from dealer_assist.games.twenty_one import TwentyOneHandHoldem
 
 CATALOGUE = Catalogue((KingsPot, KingsPotOptional, TexasDozen, OffRoadStud,
                        TwentyOneHandHoldem, TexasHoldem, Omaha, SevenCardStud,
                        Razz, SevenCardStudHiLo, DeuceToSevenTripleDraw,
-                       DeuceToSevenSingleDraw, Badugi))
+                       DeuceToSevenSingleDraw, Badugi, OmahaHiLo, ShortDeckHoldem))
 
 
 # the rotation of a tournament that names none (R89)

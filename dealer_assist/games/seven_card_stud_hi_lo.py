@@ -23,22 +23,26 @@ class SevenCardStudHiLo(SevenCardStud):
 
     @classmethod
     def pot_words(cls, pot: PotShare, result: Result) -> str:
-        """Who took which half (R80): "Ann takes the high half (8) with a flush, Bob the low
-        half (7) with 8-6-4-2-A low"; "Ann scoops it: ..."; a pot with no low at the showdown
-        as any pot."""
-        high, low = pot.high, pot.low
-        if high is None or low is None or high.hand is None:
-            return super().pot_words(pot, result)
-        verb = "takes" if len(high.winners) == 1 else "share"
-        if low.no_low:
-            return (f"{and_words(high.winners)} {verb} it, high with {hand_words(high.hand)}; "
-                    "none of its players has a low")
-        if high.winners == low.winners and len(high.winners) == 1:
-            return (f"{high.winners[0]} scoops it: {hand_words(high.hand)} for the high half, "
-                    f"{low.hand} for the low")
-        return (f"{and_words(high.winners)} {verb} the high half ({high.amount}) with "
-                f"{hand_words(high.hand)}, {and_words(low.winners)} the low half ({low.amount}) "
-                f"with {low.hand}")
+        return split_pot_words(pot) or super().pot_words(pot, result)
 
 
-__all__ = ["SevenCardStudHiLo"]
+def split_pot_words(pot: PotShare) -> str | None:
+    """Who took which half of a pot split high and low (R80): "Ann takes the high half (8)
+    with a flush, Bob the low half (7) with 8-6-4-2-A low"; "Ann scoops it: ..."; None for a
+    pot with no low at the showdown, said as any pot."""
+    high, low = pot.high, pot.low
+    if high is None or low is None or high.hand is None:
+        return None
+    verb = "takes" if len(high.winners) == 1 else "share"
+    if low.no_low:
+        return (f"{and_words(high.winners)} {verb} it, high with {hand_words(high.hand)}; "
+                "none of its players has a low")
+    if high.winners == low.winners and len(high.winners) == 1:
+        return (f"{high.winners[0]} scoops it: {hand_words(high.hand)} for the high half, "
+                f"{low.hand} for the low")
+    return (f"{and_words(high.winners)} {verb} the high half ({high.amount}) with "
+            f"{hand_words(high.hand)}, {and_words(low.winners)} the low half ({low.amount}) "
+            f"with {low.hand}")
+
+
+__all__ = ["SevenCardStudHiLo", "split_pot_words"]

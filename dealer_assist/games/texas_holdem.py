@@ -13,21 +13,22 @@ from typing import Any, ClassVar
 from dealer_assist.core.betting import BettingPhase
 from dealer_assist.core.blinds import Blinds
 from dealer_assist.core.equity import HandRule as EquityRule
+from dealer_assist.core.equity import HandTypes
 from dealer_assist.core.game import BLIND_RULES, Game
 from dealer_assist.core.layouts import BOARD, BOARD_CELLS, Layout
 from dealer_assist.core.phases import EndPhase, NextPhase, Phase
 from dealer_assist.core.result import Result
 from dealer_assist.core.rules import Betting
 from dealer_assist.core.runout import BoardReveal, SecondRun
-from dealer_assist.core.showdown import BestFive, CardsShowdown, HandRule
+from dealer_assist.core.showdown import BestFive, BoardLow, CardsShowdown, HandRule
 from dealer_assist.core.words import hand_phrase, number_word
 
 
-def board_phases(hole: int, rule: HandRule) -> list[Phase]:
+def board_phases(hole: int, rule: HandRule, low: BoardLow | None = None) -> list[Phase]:
     """A deal of ``hole`` hole cards each and a five-card board: pre-flop, the flop, the turn
-    and the river, each followed by a betting round, then the showdown (R61). At an all-in
-    the board may be run twice (R66), its second run turned after the first, and the hands
-    tabled (R67)."""
+    and the river, each followed by a betting round, then the showdown (R61), each pot split
+    with the best ``low`` where there is one (R80). At an all-in the board may be run twice
+    (R66), its second run turned after the first, and the hands tabled (R67)."""
     reveals = [BoardReveal(BOARD_CELLS[:3], "the flop"), BoardReveal(BOARD_CELLS[3:4], "the turn"),
                BoardReveal(BOARD_CELLS[4:], "the river")]
     return [
@@ -40,7 +41,7 @@ def board_phases(hole: int, rule: HandRule) -> list[Phase]:
         reveals[2],
         BettingPhase(3, early=False),
         SecondRun(reveals),
-        CardsShowdown(BOARD_CELLS, hole, rule),
+        CardsShowdown(BOARD_CELLS, hole, rule, low=low),
         EndPhase(),
     ]
 
@@ -50,14 +51,16 @@ class TexasHoldem(Game):
     name = "Texas Hold'em"
     summary = "Two hole cards each and five on the board: the best five of the seven wins."
     players = (2, 10)  # R60
-    betting_structures = (Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
+    betting_structures: ClassVar[tuple[Betting, ...]] = (
+        Betting.NO_LIMIT, Betting.FIXED_LIMIT, Betting.POT_LIMIT)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0}  # R60: the ante is optional
     house_rules = BLIND_RULES
     rule_help: ClassVar[Mapping[str, str]] = {"ante": "from every player (0 = none)"}
     layout: ClassVar[Layout] = BOARD
     forced_bets = Blinds()
-    deal_options = ("straddle", "bomb_pot")  # R63, R65
-    board_equity = EquityRule.BEST_FIVE  # R66, R67: run twice, and tabled hands' chances
+    deal_options: ClassVar[tuple[str, ...]] = ("straddle", "bomb_pot")  # R63, R65
+    # R66, R67: run twice, and tabled hands' chances
+    board_equity: ClassVar[EquityRule | HandTypes | None] = EquityRule.BEST_FIVE
     uncontested_lines = True
     round_names = ("Pre-flop", "Flop", "Turn", "River")
     phh_codes: ClassVar[Mapping[str, str]] = {"no_limit": "NT", "fixed_limit": "FT"}

@@ -191,9 +191,11 @@ def forced_bets(deal: Deal, order: list[int]) -> tuple[list[int], list[int]]:
         blinds.append(p.round_bet if s in deal.blinds else 0)
         antes.append(paid - blinds[-1])
     if deal.blinds and plays_as_phh(deal.game):
-        small, big, *straddle = deal.blinds
-        nominal = {small: deal.rules.small_blind, big: deal.rules.big_blind}
-        nominal |= {seat: 2 * deal.rules.big_blind for seat in straddle}  # R63
+        # each blind as named when posted (a button blind is the big one, R87; R63's straddle
+        # twice it)
+        sizes = {"small": deal.rules.small_blind, "big": deal.rules.big_blind,
+                 "straddle": 2 * deal.rules.big_blind}
+        nominal = {seat: sizes[kind] for seat, kind, _ in deal.posted if kind in sizes}
         # a blind posted short is written as the blind: PHH (as PokerKit) posts what it can
         blinds = [nominal.get(s, b) if b else 0 for s, b in zip(order, blinds, strict=True)]
     if len(order) == 2:

@@ -285,9 +285,12 @@
     const used = e ? usedCards(s, e) : new Map();
     const count = e ? rankCounts(s, e) : {};
     const el = h("div.picker", { role: "group", "aria-label": "Card picker" });
+    // the game's own deck (R87's 36 cards), as its metadata says
+    const deckRanks = DA.game(s.variant).deck_ranks;
+    const ranksOffered = deckRanks ? DA.RANKS.filter((r) => deckRanks.includes(r)) : DA.RANKS;
     if (rankOnly) {
       const ranks = h("div.rank-row");
-      for (const r of DA.RANKS) {
+      for (const r of ranksOffered) {
         ranks.append(h("button.pick.rank-only", { type: "button", dataset: { rank: r }, disabled: (count[r] || 0) >= 4,
           "aria-label": `Rank ${DA.rankText(r)}`, onclick: () => putCard(s, r) }, DA.rankText(r)));
       }
@@ -295,7 +298,7 @@
     }
     for (const suit of DA.SUITS) {
       const row = h(`div.suit-row.${suit === "h" || suit === "d" ? "red" : "black"}`);
-      for (const r of DA.RANKS) {
+      for (const r of ranksOffered) {
         const card = r + suit;
         row.append(h("button.pick", { type: "button", dataset: { card }, disabled: used.has(card) || (count[r] || 0) >= 4,
           "aria-label": DA.cardWords(card), onclick: () => putCard(s, card) },

@@ -56,7 +56,9 @@ class Driver:
                 self.deck = DECK[:]
                 self.rng.shuffle(self.deck)
             card = self.deck.pop()
-            if card not in seen:
+            # the game's own deck (R87: six to ace), as the pages read it
+            ranks = self.game(state["variant"]).get("deck_ranks") or card[0]
+            if card not in seen and card[0] in ranks:
                 return card
 
     def start(self, variant: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,58 @@
+"""Short-deck Hold'em (R87) against PokerKit's ``NoLimitShortDeckHoldem`` rules: random deals
+through both engines action for action, with tests/test_pokerkit.py's harness, its 36-card
+deck and ``ShortDeckHoldemHand``; blinds, or antes with the dealer's button blind (PokerKit's
+``{-1: big blind}``, reversed heads up as PokerKit reverses every blind)."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import pytest
+import test_pokerkit as reference
+from pokerkit import Deck, ShortDeckHoldemHand
+
+from dealer_assist.core.cards import SHORT_DECK
+
+SHORT = "short_deck_holdem"
+
+
+def random_short_deal(rng: random.Random, seed: int) -> reference.RandomDeal:
+    n = rng.randint(2, 9)
+    button_blind = rng.random() < 0.5
+    big_blind = rng.choice([2, 2, 4])
+    rules: dict[str, Any] = {
+        "betting": "no_limit", "small_blind": 0 if button_blind else big_blind // 2,
+        "big_blind": big_blind, "ante": rng.choice([1, 2]) if button_blind else rng.choice([0, 1]),
+        "odd_chip": rng.choice(["left_of_dealer", "carry"]), "min_bet": big_blind}
+    stacks = [rng.randint(1, 300 if rng.random() < 0.3 else 40) for _ in range(n)]
+    # a blind posted short is tests/test_pokerkit.py's documented difference: never here
+    # the big blind's seat: the dealer's (seat 0) for a button blind, else left of the small
+    # blind; heads up the other player's (R60)
+    blind_seat = 1 if n == 2 else (0 if button_blind else 2)
+    stacks[blind_seat] = max(stacks[blind_seat], rules["ante"] + big_blind)
+    return reference.RandomDeal(stacks, rules, seed, SHORT, 0)
+
+
+def play_short(count: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> reference.Differences:
+    monkeypatch.setitem(reference.GAMES, SHORT, (2, ShortDeckHoldemHand))
+    monkeypatch.setitem(reference.DECKS, SHORT, (Deck.SHORT_DECK_HOLDEM, SHORT_DECK))
+    monkeypatch.setattr(reference, "BUTTON_BLIND", {SHORT})
+    differences = reference.Differences()
+    rng = random.Random(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(count):
+            reference.play(random_short_deal(rng, seed * 100_000 + i), differences)
+    return differences
+
+
+def test_r87_short_deck_matches_pokerkit_chip_for_chip(monkeypatch: pytest.MonkeyPatch) -> None:
+    play_short(100, 87, monkeypatch)
+
+
+@pytest.mark.slow
+def test_r87_a_thousand_short_deck_deals_match_pokerkit(monkeypatch: pytest.MonkeyPatch) -> None:
+    differences = play_short(1000, 88, monkeypatch)
+    assert {"run twice", "hands tabled"} <= set(differences.played), differences.played
