@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
          lambda d: best_low(d, LowRule.EIGHT_OR_BETTER), _deals(rng, n, 7, FULL_DECK)),
         ("best_low, deuce-to-seven, 5 cards", lambda d: best_low(d, LowRule.DEUCE_TO_SEVEN),
          _deals(rng, n, 5, FULL_DECK)),
-        ("best_low, badugi, 4 cards", lambda d: best_low(d, LowRule.BADUGI),
+        ("best_low, four suits, 4 cards", lambda d: best_low(d, LowRule.FOUR_SUITS),
          _deals(rng, n, 4, FULL_DECK)),
         ("best_low_two_plus_three, 8 or better, 4+5",
          lambda d: best_low_two_plus_three(d[:4], d[4:], LowRule.EIGHT_OR_BETTER),

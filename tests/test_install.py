@@ -5,6 +5,7 @@ repository."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -164,5 +165,6 @@ def test_the_readme_install_and_start_works_from_a_fresh_clone(tmp_path: Path) -
                                capture_output=True, text=True, check=True, cwd=tmp_path)
         assert where.stdout.startswith(str(clone / ".venv")), where.stdout
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # it may have stopped by itself
+            os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
