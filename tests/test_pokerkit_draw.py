@@ -31,7 +31,6 @@ from typing import Any
 
 import pytest
 from pokerkit import (
-    Automation,
     BadugiHand,
     FixedLimitBadugi,
     FixedLimitDeuceToSevenLowballTripleDraw,
@@ -42,6 +41,7 @@ from pokerkit import (
 )
 from table_helpers import act
 from test_pokerkit import (
+    AUTOMATIONS,
     Differences,
     RandomDeal,
     bet,
@@ -55,10 +55,6 @@ from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.draws import deck_now
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import new_table
-
-AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION,
-               Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
-               Automation.CHIPS_PULLING)
 
 # each game: PokerKit's state for a deal, its hand type, the cards in a hand
 GAMES: dict[str, tuple[Callable[[RandomDeal], State], Any, int]] = {}

@@ -32,7 +32,6 @@ from typing import Any
 
 import pytest
 from pokerkit import (
-    Automation,
     EightOrBetterLowHand,
     FixedLimitRazz,
     FixedLimitSevenCardStud,
@@ -44,6 +43,7 @@ from pokerkit import (
 )
 from table_helpers import act
 from test_pokerkit import (
+    AUTOMATIONS,
     Differences,
     RandomDeal,
     bet,
@@ -55,10 +55,6 @@ from test_pokerkit import (
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import new_table
-
-AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION,
-               Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
-               Automation.CHIPS_PULLING)
 
 HandTypes = tuple[Any, ...]
 GAMES: dict[str, tuple[Callable[..., State], HandTypes]] = {
