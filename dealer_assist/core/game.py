@@ -13,8 +13,8 @@ from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from dealer_assist.core.betting import BettingPhase, return_uncalled
-from dealer_assist.core.blinds import Antes
+from dealer_assist.core.betting import return_uncalled
+from dealer_assist.core.blinds import Antes, OpeningRound
 from dealer_assist.core.cards import FULL_DECK, JOKERS, RANK_NAMES, RANKS, pretty
 from dealer_assist.core.deal import CarriedPot, Deal, Player, Totals
 from dealer_assist.core.equity import HandRule as EquityRule
@@ -384,22 +384,22 @@ class Game(GameRules):
         if self.forced_bets is not None:
             self.forced_bets.post(deal)
 
-    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+    def opener(self, deal: Deal, phase: OpeningRound) -> int:
         if self.forced_bets is not None:
             return self.forced_bets.opener(deal, phase)
         return deal.left_of_dealer
 
-    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+    def bring_in(self, deal: Deal, phase: OpeningRound) -> int:
         """R81: what the first seat to act in ``phase`` owes as a bring-in (0: nothing)."""
         return self.forced_bets.bring_in(deal, phase) if self.forced_bets is not None else 0
 
-    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+    def opening_words(self, deal: Deal, phase: OpeningRound) -> str | None:
         """Who acts first in ``phase`` and why, where the cards decide it (R81, R82)."""
         if self.forced_bets is None:
             return None
         return self.forced_bets.opening_words(deal, phase)
 
-    def round_name(self, phase: BettingPhase) -> str:
+    def round_name(self, phase: OpeningRound) -> str:
         return self.round_names[phase.index]
 
     def result_phase(self) -> int:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.blinds import Antes
+from dealer_assist.core.blinds import Antes, OpeningRound
 from dealer_assist.core.cards import FULL_DECK, RANK_NAMES, RANK_PLURALS, RANKS, card_name
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, up_place
 from dealer_assist.core.errors import IllegalActionError
@@ -35,9 +35,6 @@ from dealer_assist.core.showdown import (
 )
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import and_words, hand_phrase, number_word
-
-if TYPE_CHECKING:
-    from dealer_assist.core.betting import BettingPhase
 
 COMMUNITY = "c1"  # R81: the one card turned in the middle when too few are left
 SUIT_ORDER = "cdhs"  # R81: ties of the bring-in card by suit, clubs lowest
@@ -80,19 +77,19 @@ class UpCardOpening(Antes):
         """The players still in, from the dealer's left (where ties go first)."""
         return [p for p in deal.seats_from(deal.left_of_dealer) if p.live and p.up]
 
-    def first_by_cards(self, deal: Deal, phase: BettingPhase) -> Player:
+    def first_by_cards(self, deal: Deal, phase: OpeningRound) -> Player:
         players = self.showing(deal)
         if phase.index == 0:
             return min(players, key=lambda p: self.card_key(p.up[0]))
         return max(players, key=lambda p: self.showing_key(p.up))
 
-    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+    def opener(self, deal: Deal, phase: OpeningRound) -> int:
         return self.first_by_cards(deal, phase).seat
 
-    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+    def bring_in(self, deal: Deal, phase: OpeningRound) -> int:
         return deal.rules.bring_in_chips if phase.index == 0 else 0
 
-    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+    def opening_words(self, deal: Deal, phase: OpeningRound) -> str | None:
         """"Bob brings in: 2 of clubs, the lowest up card"; "Ann acts first: a pair of kings,
         the best hand showing"; with the seat the cards name all in, the next seat acts."""
         first = self.first_by_cards(deal, phase)
