@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from dealer_assist.core.betting import return_uncalled
 from dealer_assist.core.blinds import Antes, OpeningRound
@@ -25,9 +25,6 @@ from dealer_assist.core.phases import Phase
 from dealer_assist.core.result import BET_POT, PotShare, Result
 from dealer_assist.core.rules import GameRules, HouseRules
 from dealer_assist.core.words import and_words, hand_words, pot_label, winners_words
-
-if TYPE_CHECKING:
-    from dealer_assist.core.setup import TableSetup
 
 # The house rules every betting game offers on the home page, in the order shown.
 BETTING_RULES: tuple[str, ...] = ("ante", "betting", "min_bet", "small_bet", "big_bet",
@@ -345,8 +342,10 @@ class Game(GameRules):
         raise NotImplementedError
 
     # ---------------------------------------------------------------- hooks
-    def initial_totals(self, setup: TableSetup) -> Totals:
-        return Totals(stacks=setup.stacks, buy_ins=setup.stacks)
+    def initial_totals(self, stacks: tuple[int, ...]) -> Totals:
+        """What a table made for this game holds before its first deal: the players'
+        ``stacks`` in seat order, and whatever the game keeps beside them (R50's bank)."""
+        return Totals(stacks=stacks, buy_ins=stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         """R4: the button moves one seat clockwise every deal; the first deal's dealer is the
@@ -355,17 +354,18 @@ class Game(GameRules):
             return self.forced_bets.next_dealer(totals)
         return (totals.button + 1) % len(totals.stacks)
 
-    def start(self, setup: TableSetup, totals: Totals,
+    def start(self, names: tuple[str, ...], totals: Totals,
               overrides: Mapping[str, Any] | None = None, *, bomb_pot: int = 0) -> Deal:
-        """A new deal; ``overrides``: house rules laid over the table's for this deal alone
-        (``start_deal``'s ``straddle``, R63); ``bomb_pot``: everyone's ante of a bomb pot
-        (R65), or 0."""
+        """A new deal; ``names``: the players in seat order, where the totals name nobody
+        (a table stored before R70); ``overrides``: house rules laid over the table's for
+        this deal alone (``start_deal``'s ``straddle``, R63); ``bomb_pot``: everyone's ante
+        of a bomb pot (R65), or 0."""
         if totals.game_over:
             raise IllegalActionError("The game is over: no more deals at this table.")
         dealer = self.next_dealer(totals)
         players = [
             Player(name=name, seat=i, stack=stack)
-            for i, (name, stack) in enumerate(zip(totals.names or setup.players, totals.stacks,
+            for i, (name, stack) in enumerate(zip(totals.names or names, totals.stacks,
                                                   strict=True))
         ]
         deal = Deal(

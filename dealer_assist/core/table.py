@@ -91,7 +91,8 @@ class Table:
     @classmethod
     def from_setup(cls, setup: TableSetup) -> Table:
         game = setup.game()
-        base = replace(game.initial_totals(setup), names=setup.players, variant=setup.variant)
+        base = replace(game.initial_totals(setup.stacks), names=setup.players,
+                       variant=setup.variant)
         return cls(setup, base, game=game)
 
     @classmethod
@@ -266,7 +267,7 @@ class Table:
         overrides: dict[str, Any] = dict(action.blinds or ())  # a tournament's level (R90)
         if action.straddle is not None:
             overrides["straddle"] = action.straddle
-        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides or None,
+        deal = game.start(self.setup.players, deal_totals(game, totals, seats), overrides or None,
                           bomb_pot=bomb_pot)
         return Table(self.setup, totals, deal, Chain((action,)), self.seq + 1, game=game,
                      seats=seats, before_start=self)

@@ -507,9 +507,8 @@ class TwentyOneHandHoldem(Game):
         ]
         return phases
 
-    def initial_totals(self, setup: Any) -> Totals:
-        return Totals(stacks=setup.stacks, carried={BANK.key: HANDS_PER_GAME},
-                      buy_ins=setup.stacks)
+    def initial_totals(self, stacks: tuple[int, ...]) -> Totals:
+        return Totals(stacks=stacks, carried={BANK.key: HANDS_PER_GAME}, buy_ins=stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         # R51: the dealer sits to the right of the blind holder, who moves one seat a hand
