@@ -18,6 +18,7 @@ from dealer_assist.core.blinds import Antes, OpeningRound
 from dealer_assist.core.cards import FULL_DECK, RANK_NAMES, RANK_PLURALS, RANKS, card_name
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, up_place
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.hands import best_five
 from dealer_assist.core.lowhands import LowRule, best_low
 from dealer_assist.core.phases import Phase
@@ -143,7 +144,7 @@ class UpCardStreet(Phase):
         self.label = label
         self.down = down
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal",)
 
     def dealing(self) -> str:
@@ -151,13 +152,13 @@ class UpCardStreet(Phase):
             return f"deal {number_word(self.down)} cards down and one up to each player"
         return "deal one card up to each player still in"
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         names = tuple(p.name for p in deal.still_in())
         return Step(StepKind.REVEAL, f"{self.label}: {self.dealing()}, then enter each up card.",
                     players=names,
                     public=f"{self.label}: the dealer is dealing an up card to each player.")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         entered = up_cards_given(deal, action, self.label)
         deal.check_new_cards((up_place(deal.players[seat].name), card)
                              for seat, card in entered.items())
@@ -200,10 +201,10 @@ class LastCard(Phase):
     def community(self, deal: Deal) -> bool:
         return cards_left(deal, self.down) < len(deal.still_in())
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal",) if self.community(deal) else ("next",)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         if self.community(deal):
             return Step(StepKind.REVEAL, cells=(COMMUNITY,),
                         instruction=f"{self.label}: too few cards are left for everyone: turn "
@@ -213,7 +214,7 @@ class LastCard(Phase):
                                    "in, then tap Next.",
                     public=f"{self.label}: the dealer is dealing the last card down.")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if action.type == "next":
             deal.log.append(f"{self.label}: one card down to each player.")
         else:
@@ -278,7 +279,7 @@ class UpCardShowdown(ShowdownPhase):
         """The card in the middle, where one was turned (R81)."""
         return (COMMUNITY,) if COMMUNITY in deal.grid else ()
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if action.board or (action.cells and COMMUNITY not in deal.grid):
             raise IllegalActionError("At this showdown only the players' down cards are "
                                      "entered (hands).")
@@ -286,7 +287,7 @@ class UpCardShowdown(ShowdownPhase):
         mucked = self.muck_hands(deal, action)  # R6: a losing hand may be given up unseen
         holes = self.hole_cards(deal, action, self.down_count(deal))
         self.lay_down(deal, given, holes)
-        self.settle(deal)
+        self.settle(game, deal)
         self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
@@ -294,12 +295,12 @@ class UpCardShowdown(ShowdownPhase):
         middle = deal.grid.get(COMMUNITY)
         return [*p.cards, *p.up, *([middle] if middle else [])]
 
-    def settle(self, deal: Deal) -> None:
+    def settle(self, game: Game, deal: Deal) -> None:
         ranked = [{p.seat: kind.best(self.whole_hand(deal, p)) for p in deal.still_in()}
                   for kind in self.hand_types]
         high = ranked[0]
         lows = ranked[1] if len(ranked) > 1 else {}
-        result = deal.result = deal.game.result_type(hands={
+        result = deal.result = game.result_type(hands={
             deal.players[seat].name: ShownHand(
                 list(value.cards), value.name,
                 low=ShownHand(list(low.cards), low.name) if (low := lows.get(seat)) else None)
@@ -332,7 +333,7 @@ class UpCardShowdown(ShowdownPhase):
         for share in shares[:1]:
             deal.log.append(high_low_words(deal, share, high, lows) + ".")
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
         count = self.down_count(deal)
         missing = self.missing(deal)
