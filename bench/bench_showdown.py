@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from dealer_assist.core import evaluator
 from dealer_assist.core.autoplay import legal_actions, showdown_action
+from dealer_assist.core.engine import current_phase
 from dealer_assist.core.hands import use_evaluator
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import new_table
@@ -104,7 +105,7 @@ def settle_time(t: Table, action: object) -> float:
     """Hand evaluation and pot settlement alone, without copying the deal."""
     deal = t.deal.clone()
     start = time.perf_counter()
-    deal.current_phase.handle(deal, action)
+    current_phase(t.game, deal).handle(t.game, deal, action)
     return time.perf_counter() - start
 
 

@@ -527,7 +527,9 @@ def test_r9_a_cloned_deal_shares_nothing_mutable() -> None:
     deal = t.deal
     assert deal is not None
     twin = deal.clone()
-    shared_immutable = {"game", "rules", "totals"}
+    shared_immutable = {"facts", "rules", "totals"}  # frozen: the copy may share them
+    assert all(type(getattr(deal, name)).__dataclass_params__.frozen
+               for name in shared_immutable)
     for f in dataclasses.fields(deal):
         value, copied = getattr(deal, f.name), getattr(twin, f.name)
         assert copied == value, f.name

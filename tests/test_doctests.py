@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 MODULES = ["core.cards", "core.chain", "core.layouts", "core.rules", "core.actions", "core.pots",
-           "core.table", "core.autoplay", "core.hands", "core.lowhands", "core.hilo",
+           "core.table", "core.engine", "core.autoplay", "core.hands", "core.lowhands", "core.hilo",
            "web.json_codec", "core.tournament.structure", "core.tournament.clock",
            "core.tournament.money", "core.tournament.seating"]
 

@@ -35,16 +35,17 @@ def is_type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def imports(name: str) -> set[str]:
+def imports(name: str, *, type_checking: bool = False) -> set[str]:
     """Every module ``name`` imports when it runs (an ``if TYPE_CHECKING:`` block never
-    does), at the top or inside a function, as absolute names."""
+    does), at the top or inside a function, as absolute names; with ``type_checking``, also
+    those it imports only for its types."""
     path = MODULES[name]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and is_type_checking(node):
+        if isinstance(node, ast.If) and is_type_checking(node) and not type_checking:
             for child in node.orelse:
                 visit(child)
             return
@@ -66,10 +67,12 @@ def imports(name: str) -> set[str]:
     return found
 
 
-def internal_graph() -> dict[str, set[str]]:
+def internal_graph(*, type_checking: bool = False) -> dict[str, set[str]]:
     """Module -> the package's modules it imports (importing ``a.b.c`` runs ``a`` and ``a.b``
-    first, but those are packages whose ``__init__`` the graph holds as their own nodes)."""
-    return {name: {m for m in imports(name) if m in MODULES and m != name} for name in MODULES}
+    first, but those are packages whose ``__init__`` the graph holds as their own nodes);
+    with ``type_checking``, also those it imports only for its types."""
+    return {name: {m for m in imports(name, type_checking=type_checking)
+                   if m in MODULES and m != name} for name in MODULES}
 
 
 def test_the_core_imports_no_web_storage_or_services() -> None:
@@ -173,6 +176,31 @@ def test_cycles_are_found() -> None:
 
 def test_no_import_cycles_between_the_modules() -> None:
     assert cycles(internal_graph()) == []
+
+
+def test_no_import_cycles_even_through_imports_for_types() -> None:
+    """Issue 29: no module imports a module that imports it back, directly or through others,
+    even only for its types (``if TYPE_CHECKING:``): such a circle is modules that cannot be
+    read, typed or changed one without the others, as the core's deal, game, phases, betting,
+    blinds and setup were."""
+    assert cycles(internal_graph(type_checking=True)) == []
+
+
+def test_the_import_checker_sees_an_import_for_types() -> None:
+    """The check above can fail: an import under ``if TYPE_CHECKING:`` counts there (and only
+    there)."""
+    path = PACKAGE / "core" / "_type_probe.py"
+    path.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                    "    from dealer_assist.core import table\n", "utf-8")
+    try:
+        MODULES["dealer_assist.core._type_probe"] = path
+        name = "dealer_assist.core._type_probe"
+        assert imports(name) == {"typing"}
+        assert imports(name, type_checking=True) == {
+            "typing", "dealer_assist.core", "dealer_assist.core.table"}
+    finally:
+        del MODULES["dealer_assist.core._type_probe"]
+        path.unlink()
 
 
 def test_the_blueprints_never_import_the_web_factory() -> None:

@@ -38,7 +38,7 @@ def act(t: Table, **body: Any) -> Table:
 
 def after_bank(t: Table) -> int:
     """Chips at the table that nobody bought: the bank of a whole game (R50)."""
-    return t.game.initial_totals(t.setup).carried.get("bank", 0)
+    return t.game.initial_totals(t.setup.stacks).carried.get("bank", 0)
 
 
 def fold_out(t: Table) -> Table:

@@ -568,7 +568,7 @@ def test_r55_a_hand_that_everyone_left_carries_its_pot_without_a_bank_chip() -> 
     assert pot == 2
     for p in deal.players:
         p.status = "folded"
-    deal.game.award_uncontested(deal, None)
+    t.game.award_uncontested(deal, None)
     assert deal.result is not None and deal.result.winners == []
     assert deal.carry == 2 and deal.carried["bank"] == 21 and deal.pot_total() == 2
     assert deal.chips() == 33

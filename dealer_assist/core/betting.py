@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, Round, Stake, chips
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.phases import Phase, check_turn
 from dealer_assist.core.rules import Betting
 from dealer_assist.core.step import BetOffer, Step, StepKind
@@ -238,34 +239,6 @@ def closed_because(deal: Deal, p: Player, most: int) -> str | None:
     return None
 
 
-def return_uncalled(deal: Deal) -> None:
-    """The part of a bet nobody matched goes back to its owner (R5), and so does every layer
-    only one seat paid into, even a folded one's (R6): a small blind that folds to a big
-    blind all in for less takes back what the big blind never matched."""
-    top: dict[int, int] = {}
-    for s in deal.stakes:
-        top[s.owner] = max(top.get(s.owner, 0), s.contributed)
-    ranked = sorted(top.items(), key=lambda item: -item[1])
-    if not ranked:
-        return
-    owner, highest = ranked[0]
-    others = ranked[1][1] if len(ranked) > 1 else 0
-    if highest <= others:
-        return
-    p = deal.players[owner]
-    back = 0
-    for i in p.stakes:
-        stake = deal.stakes[i]
-        if stake.contributed > others:
-            back += stake.contributed - others
-            stake.contributed = others
-    p.stack += back
-    p.round_bet = max(0, p.round_bet - (highest - others))
-    if p.status == PlayerStatus.ALL_IN and p.stack >= len(deal.live_stakes(p)):
-        p.status = PlayerStatus.IN
-    deal.log.append(f"{p.name} takes back {back} uncalled.")
-
-
 class BettingPhase(Phase):
     """A betting round (R5, R6, R24): check, call, bet, raise, all in, fold."""
 
@@ -276,13 +249,13 @@ class BettingPhase(Phase):
         self.preflop = preflop
 
     # ------------------------------------------------------------------ set-up
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         if self.preflop and deal.bomb_pot:
             self.close(deal)  # R65: a bomb pot has no pre-flop betting; the flop comes first
             return
         rules = deal.rules
         bet_size = rules.small_bet if self.early else rules.big_bet
-        opener = deal.game.opener(deal, self)
+        opener = game.opener(deal, self)
         rnd = Round(index=self.index, bet_size=bet_size, opener=opener)
         rnd.last_raise = bet_size if rules.betting is Betting.FIXED_LIMIT else rules.min_bet
         for p in deal.players:
@@ -304,8 +277,8 @@ class BettingPhase(Phase):
             self.close(deal)
             return
         # R81: the first seat to act may owe a bring-in; the cards may say who acts and why
-        rnd.bring_in = deal.game.bring_in(deal, self)
-        rnd.why = deal.game.opening_words(deal, self)
+        rnd.bring_in = game.bring_in(deal, self)
+        rnd.why = game.opening_words(deal, self)
 
     def in_players(self, deal: Deal) -> list[Player]:
         return [p for p in deal.players if p.status == PlayerStatus.IN]
@@ -323,7 +296,7 @@ class BettingPhase(Phase):
         return next((p.seat for p in order if self.needs_to_act(deal, p)), None)
 
     def close(self, deal: Deal) -> None:
-        return_uncalled(deal)
+        deal.return_uncalled()
         for p in deal.players:
             p.round_bet = 0
         deal.round = None
@@ -331,10 +304,10 @@ class BettingPhase(Phase):
         self.mark_done(deal)
 
     # ------------------------------------------------------------------ actions
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("check", "call", "bet", "raise", "all_in", "fold", "bring_in")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         rnd = deal.round
         if action.type == "bring_in" and rnd is not None and rnd.bring_in and rnd.why \
                 and deal.turn is not None:
@@ -466,13 +439,13 @@ class BettingPhase(Phase):
         deal.log.append(f"{p.name} {said} to {total}{allowed.per} ({cost} in){tail}.")
 
     # ------------------------------------------------------------------ the step
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         rnd = deal.round
         if rnd is None or deal.turn is None:
             return Step(StepKind.BET, "Betting is over.", to_call=0)
         p = deal.players[deal.turn]
         allowed = limits(deal, p)
-        round_name = deal.game.round_name(self)
+        round_name = game.round_name(self)
         to_call = allowed.to_call
         if allowed.bring_in:
             what = f"bring in {allowed.bring_in} or complete to {allowed.smallest}"

@@ -13,13 +13,19 @@ betting from the big blind's left; a bomb pot, R65, in their place for one deal)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, Stake, Totals
 from dealer_assist.core.errors import IllegalActionError
 
-if TYPE_CHECKING:
-    from dealer_assist.core.betting import BettingPhase
+
+class OpeningRound(Protocol):
+    """The betting round being opened, as the forced bets read it (a ``BettingPhase`` is
+    one): which round of the deal it is, and whether it comes before the flop. A protocol,
+    so that the forced bets need not import the betting engine that calls them."""
+
+    index: int
+    preflop: bool
 
 
 class Antes:
@@ -70,15 +76,15 @@ class Antes:
             if p.stack == 0:
                 p.status = PlayerStatus.ALL_IN
 
-    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+    def opener(self, deal: Deal, phase: OpeningRound) -> int:
         """Where a betting round starts: left of the dealer (R41)."""
         return deal.left_of_dealer
 
-    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+    def bring_in(self, deal: Deal, phase: OpeningRound) -> int:
         """The forced bet the round's first seat owes (R81), or 0: none here."""
         return 0
 
-    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+    def opening_words(self, deal: Deal, phase: OpeningRound) -> str | None:
         """Who acts first this round and why, where the cards say it; None where the seats
         do."""
         return None
@@ -164,7 +170,7 @@ class Blinds(Antes):
         deal.log.append(f"Bomb pot: everyone antes {deal.bomb_pot}.")
         deal.dealt = True
 
-    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+    def opener(self, deal: Deal, phase: OpeningRound) -> int:
         if phase.preflop:
             return (deal.blinds[-1] + 1) % len(deal.players)
         return deal.left_of_dealer

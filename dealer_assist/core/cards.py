@@ -129,6 +129,23 @@ def deck(*, jokers: bool = False) -> tuple[str, ...]:
     return FULL_DECK + JOKERS if jokers else FULL_DECK
 
 
+def deck_ranks(cards: Iterable[str]) -> list[str]:
+    """The ranks of a deck, its lowest (2, or 6 in the short deck) to ace."""
+    held = {c[0] for c in cards}
+    return [r for r in RANKS if r in held]
+
+
+def deck_refusal(cards: tuple[str, ...], game_name: str, card: str) -> str | None:
+    """Why ``card`` (a card or a rank) is not in ``cards``, the deck of the game called
+    ``game_name``; None where it is."""
+    if cards is FULL_DECK or card in JOKERS or card[0] in deck_ranks(cards):
+        return None
+    lowest = RANK_NAMES[deck_ranks(cards)[0]]
+    what = pretty(card) if len(card) == 2 else f"A {RANK_NAMES[card[0]]}"
+    return (f"{what} is not in the deck of {game_name}: its {len(cards)} cards run from "
+            f"{lowest} to ace.")
+
+
 def card_name(card: str) -> str:
     """Plain words for a card: ``"ten of hearts"``."""
     if card in JOKERS:

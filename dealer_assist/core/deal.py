@@ -1,9 +1,11 @@
 """The deal model: players, stakes, the betting round in progress, and the totals carried.
 
-A game (``dealer_assist.games``) is a list of phases (:mod:`dealer_assist.core.phases`); the
-deal walks through them as actions arrive. Every handler may raise
-:class:`IllegalActionError` half-way: the table applies each action to a copy, so a refusal
-changes nothing (R9).
+A deal is data, with the queries and the chip bookkeeping that read and change its own fields
+(who is still in, what the pots hold, what is paid to whom, which cards are known). It knows
+neither its game nor the game's phases: what it needs of its game comes as data
+(:class:`GameFacts`), and the engine (``core/engine.py``) walks it through the phases as
+actions arrive. Every handler may raise :class:`IllegalActionError` half-way: the table
+applies each action to a copy (:meth:`Deal.clone`), so a refusal changes nothing (R9).
 """
 
 from __future__ import annotations
@@ -11,21 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import Any, Self, TypeVar
 
-from dealer_assist.core.actions import Action
-from dealer_assist.core.cards import Wilds, parse_card, pretty
+from dealer_assist.core.cards import Wilds, deck_refusal, parse_card, pretty
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.errors import BadCardError, IllegalActionError
+from dealer_assist.core.layouts import Place
 from dealer_assist.core.pots import Pot, layer_pots, split
 from dealer_assist.core.result import BET_POT, PotShare, Result
 from dealer_assist.core.rules import HouseRules, OddChip
-from dealer_assist.core.step import Step
-
-if TYPE_CHECKING:
-    from dealer_assist.core.game import Game
-    from dealer_assist.core.phases import Phase
-
 
 _T = TypeVar("_T")
 
@@ -200,9 +196,25 @@ class PhaseState:
         return twin
 
 
+@dataclass(frozen=True)
+class GameFacts:
+    """What a deal needs to know of its game to answer for itself: the deck (R79, R87) and
+    the game's name that a card refused names, the game's own card places (R9's check sees
+    them), whether every card bought is a betting seat (R24), whether the winner takes every
+    chip (R55: the pots are one) and the kind of result its deals settle to. Each game keeps
+    one (``Game.facts``) and gives it to every deal it starts."""
+
+    name: str
+    deck: tuple[str, ...]
+    places: tuple[Place, ...] = ()
+    stakes_per_card: bool = False
+    one_pot: bool = False
+    result_type: type[Result] = Result
+
+
 @dataclass
 class Deal:
-    game: Game
+    facts: GameFacts  # what the deal knows of its game: the game itself it never holds
     rules: HouseRules
     players: list[Player]
     dealer: int
@@ -260,7 +272,7 @@ class Deal:
     @property
     def stakes_per_card(self) -> bool:
         """R24: whether every card bought is a betting seat (the game declares it)."""
-        return self.game.stakes_per_card
+        return self.facts.stakes_per_card
 
     def live_stakes(self, p: Player) -> list[Stake]:
         return [self.stakes[i] for i in p.stakes if self.stakes[i].live]
@@ -334,11 +346,38 @@ class Deal:
     def settled(self) -> Result:
         """The deal's result, begun (of the game's own kind) if there is none yet."""
         if self.result is None:
-            self.result = self.game.result_type()
+            self.result = self.facts.result_type()
         return self.result
 
     def result_payouts(self) -> dict[str, int]:
         return self.settled().payouts
+
+    def return_uncalled(self) -> None:
+        """The part of a bet nobody matched goes back to its owner (R5), and so does every
+        layer only one seat paid into, even a folded one's (R6): a small blind that folds to
+        a big blind all in for less takes back what the big blind never matched."""
+        top: dict[int, int] = {}
+        for s in self.stakes:
+            top[s.owner] = max(top.get(s.owner, 0), s.contributed)
+        ranked = sorted(top.items(), key=lambda item: -item[1])
+        if not ranked:
+            return
+        owner, highest = ranked[0]
+        others = ranked[1][1] if len(ranked) > 1 else 0
+        if highest <= others:
+            return
+        p = self.players[owner]
+        back = 0
+        for i in p.stakes:
+            stake = self.stakes[i]
+            if stake.contributed > others:
+                back += stake.contributed - others
+                stake.contributed = others
+        p.stack += back
+        p.round_bet = max(0, p.round_bet - (highest - others))
+        if p.status == PlayerStatus.ALL_IN and p.stack >= len(self.live_stakes(p)):
+            p.status = PlayerStatus.IN
+        self.log.append(f"{p.name} takes back {back} uncalled.")
 
     def clear_pots(self) -> None:
         for s in self.stakes:
@@ -353,7 +392,7 @@ class Deal:
         for cell_name, card in self.grid.items():
             if card:
                 seen[card] = cell_name
-        for place in self.game.places:
+        for place in self.facts.places:
             for card in self.places.get(place.field, ()):
                 seen[card] = place.where
         for p in self.players:
@@ -370,7 +409,7 @@ class Deal:
                               rank_only=rank_only)
         except BadCardError as err:
             raise IllegalActionError(str(err)) from None
-        refusal = self.game.deck_refusal(card)
+        refusal = deck_refusal(self.facts.deck, self.facts.name, card)
         if refusal:
             raise IllegalActionError(refusal)
         return card
@@ -391,51 +430,10 @@ class Deal:
                     f"{pretty(card)} is entered twice: {seen[card]} and {place}.")
             seen[card] = place
 
-    # ------------------------------------------------------------------ flow
-    @property
-    def current_phase(self) -> Phase:
-        return self.game.phases[self.phase]
-
-    def advance(self) -> None:
-        """Move past every finished phase, entering the next ones; once the deal is settled,
-        note what each player won or lost in it (``Result.net``)."""
-        while self.current_phase.done(self) and self.phase < len(self.game.phases) - 1:
-            self.phase += 1
-            self.turn = None
-            self.phase_state = PhaseState()
-            self.current_phase.enter(self)
-        if self.result is not None and self.result.net is None:
-            self.result.net = {p.name: p.stack - before for p, before
-                               in zip(self.players, self.totals.stacks, strict=True)}
-
-    def apply(self, action: Action) -> None:
-        if action.type == "start_deal":
-            raise IllegalActionError("A deal is already in play: finish it first.")
-        phase = self.current_phase
-        if self.result is not None and not phase.runs_after_result:
-            raise IllegalActionError(
-                "This deal is over: start the next deal, or undo to correct it."
-            )
-        if action.type not in phase.accepts(self):
-            raise IllegalActionError(phase.refusal(self, action))
-        phase.handle(self, action)
-        self.end_if_one_left()
-        self.advance()
-
-    def end_if_one_left(self) -> None:
-        if self.result is None and self.game.ends_when_one_left and self.dealt:
-            alive = self.still_in()
-            if len(alive) <= 1:
-                self.game.award_uncontested(self, alive[0] if alive else None)
-                self.phase = self.game.result_phase()
-                self.turn = None
-                self.phase_state = PhaseState()
-                self.current_phase.enter(self)
-
     def clone(self) -> Deal:
         """A copy that shares nothing mutable with this deal (R9: an action is applied to the
         copy). Field by field rather than ``copy.deepcopy``, which cost most of an action's
-        time; the game, the rules and the base totals are immutable and shared."""
+        time; the game's facts, the rules and the base totals are immutable and shared."""
         twin = _shallow(self)
         twin.players = [_copy_player(p) for p in self.players]
         twin.stakes = [_shallow(s) for s in self.stakes]
@@ -448,9 +446,6 @@ class Deal:
         twin.log = self.log.copy()
         twin.phase_state = self.phase_state.copy()
         return twin
-
-    def step(self) -> Step:
-        return self.current_phase.step(self)
 
     def final_totals(self) -> Totals:
         return Totals(

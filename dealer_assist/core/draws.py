@@ -17,6 +17,7 @@ from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import FULL_DECK
 from dealer_assist.core.deal import Deal, Player, PlayerStatus
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.phases import Phase, check_turn
 from dealer_assist.core.showdown import muckable
 from dealer_assist.core.step import Step, StepKind
@@ -73,7 +74,7 @@ class DrawPhase(Phase):
         self.label = label
         self.hand_size = hand_size
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         deal.turn = self.next_to_draw(deal, deal.left_of_dealer)
         if deal.turn is None:
             self.mark_done(deal)
@@ -83,13 +84,13 @@ class DrawPhase(Phase):
         return next((p.seat for p in deal.seats_from(start)
                      if p.live and len(p.draws) <= self.index), None)
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("discard",)
 
-    def refusal(self, deal: Deal, action: Action) -> str:
-        return f"Cannot {action.type.replace('_', ' ')} now: {self.step(deal).instruction}"
+    def refusal(self, game: Game, deal: Deal, action: Action) -> str:
+        return f"Cannot {action.type.replace('_', ' ')} now: {self.step(game, deal).instruction}"
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if not deal.player(action.player).live:
             raise IllegalActionError(f"{deal.player(action.player).name} is not in the hand: "
                                      "only the players still in draw.")
@@ -110,7 +111,7 @@ class DrawPhase(Phase):
         if deal.turn is None:
             self.mark_done(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         if deal.turn is None:
             return Step(StepKind.DISCARD, f"{self.label} is over.")
         p = deal.players[deal.turn]
@@ -131,7 +132,7 @@ class WholeHandShowdown(UpCardShowdown):
     def __init__(self, hand_size: int, hand_types: tuple[HandType, ...]) -> None:
         super().__init__(hand_size, hand_types)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
         count = self.down_count(deal)
         return Step(StepKind.SHOWDOWN, cells=(), players=tuple(names), hole_cards=count,

@@ -4,30 +4,30 @@ A game is a class: its metadata (what the pages, the history and the state need 
 as class attributes, its play as a list of phases, and a few hooks. The games themselves live in
 ``dealer_assist.games`` and plug in through a :class:`Catalogue`, which the services give the
 table (``dealer_assist.games.registry`` builds the app's): the core never imports a game.
+
+A game is a definition and never plays: the engine (``core/engine.py``) drives a deal through
+the game's phases, handing each the game. So this module imports no phase: it names what the
+engine asks of one as :class:`GamePhase`, which ``core/phases.py``'s ``Phase`` answers.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-from dealer_assist.core.betting import BettingPhase, return_uncalled
-from dealer_assist.core.blinds import Antes
-from dealer_assist.core.cards import FULL_DECK, JOKERS, RANK_NAMES, RANKS, pretty
-from dealer_assist.core.deal import CarriedPot, Deal, Player, Totals
+from dealer_assist.core.actions import Action
+from dealer_assist.core.blinds import Antes, OpeningRound
+from dealer_assist.core.cards import FULL_DECK, JOKERS, deck_ranks
+from dealer_assist.core.deal import CarriedPot, Deal, GameFacts, Player, Totals
 from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.equity import HandTypes
-from dealer_assist.core.errors import IllegalActionError, SetupError
+from dealer_assist.core.errors import SetupError
 from dealer_assist.core.layouts import Layout, Place
-from dealer_assist.core.phases import Phase
 from dealer_assist.core.result import BET_POT, PotShare, Result
 from dealer_assist.core.rules import GameRules, HouseRules
+from dealer_assist.core.step import Step
 from dealer_assist.core.words import and_words, hand_words, pot_label, winners_words
-
-if TYPE_CHECKING:
-    from dealer_assist.core.setup import TableSetup
 
 # The house rules every betting game offers on the home page, in the order shown.
 BETTING_RULES: tuple[str, ...] = ("ante", "betting", "min_bet", "small_bet", "big_bet",
@@ -87,17 +87,7 @@ class Game(GameRules):
     @classmethod
     def deck_ranks(cls) -> list[str]:
         """The ranks of the game's deck, 2 (or its lowest) to ace."""
-        return [r for r in RANKS if any(c[0] == r for c in cls.deck)]
-
-    @classmethod
-    def deck_refusal(cls, card: str) -> str | None:
-        """Why ``card`` (a card or a rank) is not in the game's deck, or None where it is."""
-        if cls.deck is FULL_DECK or card in JOKERS or card[0] in cls.deck_ranks():
-            return None
-        lowest = RANK_NAMES[cls.deck_ranks()[0]]
-        what = pretty(card) if len(card) == 2 else f"A {RANK_NAMES[card[0]]}"
-        return (f"{what} is not in the deck of {cls.name}: its {len(cls.deck)} cards run from "
-                f"{lowest} to ace.")
+        return deck_ranks(cls.deck)
 
     @classmethod
     def metadata(cls) -> dict[str, Any]:
@@ -339,14 +329,20 @@ class Game(GameRules):
 
     def __init__(self, rules: HouseRules) -> None:
         self.rules = rules
-        self.phases: list[Phase] = self.build_phases()
+        self.phases: Sequence[GamePhase] = self.build_phases()
+        # what each deal of this game knows of it (the deal never holds the game)
+        self.facts = GameFacts(name=self.name, deck=self.deck, places=self.places,
+                               stakes_per_card=self.stakes_per_card, one_pot=self.one_pot,
+                               result_type=self.result_type)
 
-    def build_phases(self) -> list[Phase]:
+    def build_phases(self) -> Sequence[GamePhase]:
         raise NotImplementedError
 
     # ---------------------------------------------------------------- hooks
-    def initial_totals(self, setup: TableSetup) -> Totals:
-        return Totals(stacks=setup.stacks, buy_ins=setup.stacks)
+    def initial_totals(self, stacks: tuple[int, ...]) -> Totals:
+        """What a table made for this game holds before its first deal: the players'
+        ``stacks`` in seat order, and whatever the game keeps beside them (R50's bank)."""
+        return Totals(stacks=stacks, buy_ins=stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         """R4: the button moves one seat clockwise every deal; the first deal's dealer is the
@@ -355,51 +351,27 @@ class Game(GameRules):
             return self.forced_bets.next_dealer(totals)
         return (totals.button + 1) % len(totals.stacks)
 
-    def start(self, setup: TableSetup, totals: Totals,
-              overrides: Mapping[str, Any] | None = None, *, bomb_pot: int = 0) -> Deal:
-        """A new deal; ``overrides``: house rules laid over the table's for this deal alone
-        (``start_deal``'s ``straddle``, R63); ``bomb_pot``: everyone's ante of a bomb pot
-        (R65), or 0."""
-        if totals.game_over:
-            raise IllegalActionError("The game is over: no more deals at this table.")
-        dealer = self.next_dealer(totals)
-        players = [
-            Player(name=name, seat=i, stack=stack)
-            for i, (name, stack) in enumerate(zip(totals.names or setup.players, totals.stacks,
-                                                  strict=True))
-        ]
-        deal = Deal(
-            game=self, rules=replace(self.rules, **overrides) if overrides else self.rules,
-            players=players, dealer=dealer,
-            totals=replace(totals, deal_number=totals.deal_number + 1),
-            carried=dict(totals.carried), carry=totals.carry, bomb_pot=bomb_pot,
-        )
-        self.set_up(deal)
-        self.phases[0].enter(deal)
-        deal.advance()
-        return deal
-
     def set_up(self, deal: Deal) -> None:
         """Antes, blinds and who sits out, before the first phase."""
         if self.forced_bets is not None:
             self.forced_bets.post(deal)
 
-    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+    def opener(self, deal: Deal, phase: OpeningRound) -> int:
         if self.forced_bets is not None:
             return self.forced_bets.opener(deal, phase)
         return deal.left_of_dealer
 
-    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+    def bring_in(self, deal: Deal, phase: OpeningRound) -> int:
         """R81: what the first seat to act in ``phase`` owes as a bring-in (0: nothing)."""
         return self.forced_bets.bring_in(deal, phase) if self.forced_bets is not None else 0
 
-    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+    def opening_words(self, deal: Deal, phase: OpeningRound) -> str | None:
         """Who acts first in ``phase`` and why, where the cards decide it (R81, R82)."""
         if self.forced_bets is None:
             return None
         return self.forced_bets.opening_words(deal, phase)
 
-    def round_name(self, phase: BettingPhase) -> str:
+    def round_name(self, phase: OpeningRound) -> str:
         return self.round_names[phase.index]
 
     def result_phase(self) -> int:
@@ -408,7 +380,7 @@ class Game(GameRules):
 
     def award_uncontested(self, deal: Deal, winner: Player | None) -> None:
         """R29: the last player left takes every pot without a showdown."""
-        return_uncalled(deal)
+        deal.return_uncalled()
         deal.round = None
         if winner is None:
             return
@@ -421,6 +393,29 @@ class Game(GameRules):
         if self.uncontested_lines and result.winning_lines is None:
             result.winning_lines = []
         deal.log.append(f"{winner.name} takes {amount}: everyone else folded.")
+
+
+class GamePhase(Protocol):
+    """One part of a deal, as a game lists it and the engine drives it (``core/phases.py``'s
+    ``Phase`` is the base every phase derives from). Each method is given the game, so that a
+    phase never reaches it through the deal."""
+
+    @property
+    def runs_after_result(self) -> bool:
+        """Whether the phase still takes actions once the deal is settled."""
+        ...
+
+    def enter(self, game: Game, deal: Deal) -> None: ...
+
+    def done(self, game: Game, deal: Deal) -> bool: ...
+
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]: ...
+
+    def refusal(self, game: Game, deal: Deal, action: Action) -> str: ...
+
+    def handle(self, game: Game, deal: Deal, action: Action) -> None: ...
+
+    def step(self, game: Game, deal: Deal) -> Step: ...
 
 
 class Catalogue:

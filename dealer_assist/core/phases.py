@@ -1,4 +1,7 @@
-"""The phase framework: one part of a deal, and the phases every game shares."""
+"""The phase framework: one part of a deal, and the phases every game shares.
+
+The engine (``core/engine.py``) calls a phase with the game and the deal: the deal is data
+and never holds its game, and ``core/game.py`` names what a phase answers as ``GamePhase``."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from collections.abc import Sequence
 from dealer_assist.core.actions import Action
 from dealer_assist.core.deal import Deal, Player
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.step import Step, StepKind
 
 # R66, R67: the records a community board takes at an all-in, refused where they are not now
@@ -27,26 +31,26 @@ class Phase:
 
     runs_after_result = False
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         """Called when the deal reaches this phase."""
 
-    def done(self, deal: Deal) -> bool:
+    def done(self, game: Game, deal: Deal) -> bool:
         return deal.phase_state.done
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ()
 
-    def refusal(self, deal: Deal, action: Action) -> str:
+    def refusal(self, game: Game, deal: Deal, action: Action) -> str:
         if action.type in ALL_IN_REFUSALS:
-            if deal.game.board_equity is None:
-                return ALL_IN_ELSEWHERE[action.type].format(game=deal.game.name)
+            if game.board_equity is None:
+                return ALL_IN_ELSEWHERE[action.type].format(game=game.name)
             return ALL_IN_REFUSALS[action.type]
-        return f"Cannot {action.type.replace('_', ' ')} now: {self.step(deal).instruction}"
+        return f"Cannot {action.type.replace('_', ' ')} now: {self.step(game, deal).instruction}"
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         raise NotImplementedError
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         raise NotImplementedError
 
     @staticmethod
@@ -73,16 +77,16 @@ class NextPhase(Phase):
         self.instruction = instruction
         self.marks_dealt = marks_dealt
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("next",)
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if self.marks_dealt:
             deal.dealt = True
         deal.log.append(f"Done: {self.instruction}")
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         return Step(StepKind.NEXT, f"{self.instruction}, then tap Next.",
                     public=public_doing(self.instruction))
 
@@ -95,10 +99,10 @@ class RevealPhase(Phase):
         self.cells = tuple(cells)
         self.label = label
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal",)
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         entered = self.cards_of(deal, action)
         deal.check_new_cards(entered.items())
         for cell_name in self.cells:
@@ -126,7 +130,7 @@ class RevealPhase(Phase):
             entered[cell_name] = deal.parse(text)
         return entered
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         return Step(
             StepKind.REVEAL, cells=self.cells,
             # the grid frames the cells: the words say what and how many, not where
@@ -151,10 +155,10 @@ class EndPhase(Phase):
 
     runs_after_result = False
 
-    def done(self, deal: Deal) -> bool:
+    def done(self, game: Game, deal: Deal) -> bool:
         return False
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         if deal.game_over:
             return Step(StepKind.GAME_OVER, deal.game_over_words or "The game is over.")
         return Step(StepKind.START_DEAL, "The deal is over: tap Start deal for the next one.")

@@ -32,6 +32,7 @@ from dealer_assist.core.deal import Deal, PlayerStatus, hand_place
 from dealer_assist.core.equity import Equity, HandTypes, equity, evaluations
 from dealer_assist.core.equity import HandRule as EquityRule
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.phases import Phase, RevealPhase
 from dealer_assist.core.showdown import CardsShowdown, second_cell
 from dealer_assist.core.step import Step
@@ -45,8 +46,8 @@ def betting_over(deal: Deal) -> bool:
     return len(live) > 1 and sum(p.status == PlayerStatus.IN for p in live) <= 1
 
 
-def showdown_of(deal: Deal) -> CardsShowdown:
-    return next(p for p in deal.game.phases if isinstance(p, CardsShowdown))
+def showdown_of(game: Game) -> CardsShowdown:
+    return next(p for p in game.phases if isinstance(p, CardsShowdown))
 
 
 def to_table(deal: Deal) -> list[str]:
@@ -66,14 +67,14 @@ def all_in_options(deal: Deal) -> tuple[str, ...]:
     return tuple(options)
 
 
-def with_options(deal: Deal, step: Step) -> Step:
+def with_options(game: Game, deal: Deal, step: Step) -> Step:
     """A reveal's step with what may be recorded beside it, and who may table their cards."""
     options = all_in_options(deal)
     if not options:
         return step
     players = to_table(deal)
     return replace(step, options=options, players=tuple(players) if players else None,
-                   hole_cards=showdown_of(deal).hole if players else None)
+                   hole_cards=showdown_of(game).hole if players else None)
 
 
 def run_label(label: str, run: int) -> str:
@@ -86,21 +87,21 @@ class BoardReveal(RevealPhase):
     """The turn of a community board's cards (R61); at an all-in, also ``run_twice`` and
     ``show``."""
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal", "run_twice", "show")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if action.type == "run_twice":
-            run_twice(deal)
+            run_twice(game, deal)
         elif action.type == "show":
-            table_hands(deal, action)
+            table_hands(game, deal, action)
         else:
             if betting_over(deal):
                 deal.run_out = True  # a card of the run-out is out: no running twice now
-            RevealPhase.handle(self.as_turned(deal), deal, action)
+            RevealPhase.handle(self.as_turned(deal), game, deal, action)
 
-    def step(self, deal: Deal) -> Step:
-        return with_options(deal, RevealPhase.step(self.as_turned(deal), deal))
+    def step(self, game: Game, deal: Deal) -> Step:
+        return with_options(game, deal, RevealPhase.step(self.as_turned(deal), game, deal))
 
     def as_turned(self, deal: Deal) -> RevealPhase:
         """This reveal, named as the first run's where the board runs twice."""
@@ -124,27 +125,27 @@ class SecondRun(Phase):
                 return RevealPhase(cells, run_label(reveal.label, 2))
         return None
 
-    def done(self, deal: Deal) -> bool:
+    def done(self, game: Game, deal: Deal) -> bool:
         return self.current(deal) is None
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal", "show")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if action.type == "show":
-            table_hands(deal, action)
+            table_hands(game, deal, action)
             return
         reveal = self.current(deal)
         assert reveal is not None
-        reveal.handle(deal, action)
+        reveal.handle(game, deal, action)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         reveal = self.current(deal)
         assert reveal is not None
-        return with_options(deal, reveal.step(deal))
+        return with_options(game, deal, reveal.step(game, deal))
 
 
-def run_twice(deal: Deal) -> None:
+def run_twice(game: Game, deal: Deal) -> None:
     """R66: every board cell still face down is turned twice."""
     if not betting_over(deal):
         raise IllegalActionError("Run it twice only when no more betting is possible: every "
@@ -154,15 +155,15 @@ def run_twice(deal: Deal) -> None:
     if deal.run_out:
         raise IllegalActionError("Run it twice before the next card is turned: a card is "
                                  "already out since the all-in. Undo it to run twice.")
-    cells = tuple(c for c in showdown_of(deal).cells if c not in deal.revealed)
+    cells = tuple(c for c in showdown_of(game).cells if c not in deal.revealed)
     deal.second_run = cells
-    streets = [p.label for p in deal.game.phases
+    streets = [p.label for p in game.phases
                if isinstance(p, BoardReveal) and any(c in cells for c in p.cells)]
     deal.log.append(f"Run it twice: {and_words(streets)} "
                     f"{'is' if len(streets) == 1 else 'are'} turned twice.")
 
 
-def table_hands(deal: Deal, action: Action) -> None:
+def table_hands(game: Game, deal: Deal, action: Action) -> None:
     """R67: the hands turned face up at an all-in, and the faces of board cards turned but not
     entered yet (``cells``)."""
     if not betting_over(deal):
@@ -171,7 +172,7 @@ def table_hands(deal: Deal, action: Action) -> None:
     if not action.hands:
         raise IllegalActionError('Say whose cards are tabled: hands, such as '
                                  '{"Ann": ["As", "Ad"]}.')
-    hole = showdown_of(deal).hole
+    hole = showdown_of(game).hole
     holes: dict[int, list[str]] = {}
     for name, texts in action.hands:
         p = deal.player(name)
@@ -211,10 +212,10 @@ def table_hands(deal: Deal, action: Action) -> None:
         deal.log.append(f"{names} table their cards: {shown}.")
 
 
-def run_boards(deal: Deal) -> list[list[str | None]]:
+def run_boards(game: Game, deal: Deal) -> list[list[str | None]]:
     """Each run's board as turned so far (None for a card turned but not entered): the first
     run's, then the second's (the cards turned before the runs parted, and its own)."""
-    cells = showdown_of(deal).cells
+    cells = showdown_of(game).cells
     first = [deal.grid.get(c) for c in cells if c in deal.revealed]
     if not deal.second_run:
         return [first]
@@ -241,15 +242,15 @@ class EquityQuestion:
         return evaluations(dict(self.hands), self.boards, rule=self.rule)
 
 
-def equity_question(deal: Deal) -> EquityQuestion | str | None:
+def equity_question(game: Game, deal: Deal) -> EquityQuestion | str | None:
     """R67: what to work out for each player still in's chance to win the main pot from the
     public cards (the hands tabled, the board turned), once a hand is tabled and until the
     showdown; a sentence instead where a card turned is not entered (nobody can count what it
     is). None where there is nothing to show."""
-    rule = deal.game.board_equity
+    rule = game.board_equity
     if rule is None or not deal.tabled or deal.result is not None:
         return None
-    boards = run_boards(deal)
+    boards = run_boards(game, deal)
     if any(card is None for board in boards for card in board):
         return "Enter the faces of the board cards turned to see each player's chances."
     return EquityQuestion(
@@ -258,7 +259,7 @@ def equity_question(deal: Deal) -> EquityQuestion | str | None:
         tuple(tuple(c for c in board if c) for board in boards), rule)
 
 
-def deal_equity(deal: Deal) -> Equity | str | None:
+def deal_equity(game: Game, deal: Deal) -> Equity | str | None:
     """:func:`equity_question`'s figures worked out here (or its sentence, or None)."""
-    question = equity_question(deal)
+    question = equity_question(game, deal)
     return question.answer() if isinstance(question, EquityQuestion) else question

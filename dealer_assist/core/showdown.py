@@ -15,6 +15,7 @@ from dealer_assist.core.actions import Action
 from dealer_assist.core.cards import Wilds
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, hand_place
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.hands import (
     HandValue,
     best_five,
@@ -50,7 +51,7 @@ class ShowdownPhase(Phase):
     def missing(self, deal: Deal) -> list[str]:
         return [c for c in self.all_cells(deal) if not deal.grid.get(c)]
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("showdown",)
 
     def given_cells(self, deal: Deal, given: dict[str, str]) -> dict[str, str]:
@@ -177,7 +178,7 @@ def check_pots_keep_a_hand(deal: Deal, mucked: list[Player]) -> None:
 def hands_of_pots(deal: Deal) -> list[set[int]]:
     """The seats of the hands in each pot, main pot first; in a game whose winner takes every
     chip (R55), the one pot is every hand still in."""
-    if deal.game.one_pot:
+    if deal.facts.one_pot:
         return [{p.seat for p in deal.still_in()}]
     return [{deal.stakes[i].owner for i in pot.eligible} for pot in deal.pots()]
 
@@ -403,14 +404,14 @@ class CardsShowdown(ShowdownPhase):
         # how the step names what players show: "the two cards of", "the hole cards of"
         self.shows = shows or f"the {number_word(hole)} cards of"
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         given = (self.board_given(deal, action) if self.lines is None else
                  {cell: deal.parse(t) for cell, t in action.cells or ()})
         new = self.given_cells(deal, given)
         mucked = self.muck_hands(deal, action)
         holes = self.hole_cards(deal, action, self.hole)
         self.lay_down(deal, new, holes)
-        self.settle(deal)
+        self.settle(game, deal)
         self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
@@ -423,15 +424,15 @@ class CardsShowdown(ShowdownPhase):
         best = max(values.values())
         return best, [line for line, v in values.items() if v.score == best.score]
 
-    def settle(self, deal: Deal) -> None:
+    def settle(self, game: Game, deal: Deal) -> None:
         if self.low is not None and self.lines is None:
-            self.settle_split(deal, self.low)
+            self.settle_split(game, deal, self.low)
             return
         if deal.second_run and self.lines is None:
-            self.settle_twice(deal)
+            self.settle_twice(game, deal)
             return
         best = {p.seat: self.best_hand(deal, p.cards) for p in deal.still_in()}
-        result = deal.result = deal.game.result_type(hands={
+        result = deal.result = game.result_type(hands={
             deal.players[seat].name: ShownHand(list(value.cards), value.name, lines)
             for seat, (value, lines) in best.items()})
         scores = {i: best[s.owner][0].score for i, s in enumerate(deal.stakes)
@@ -449,7 +450,7 @@ class CardsShowdown(ShowdownPhase):
                             f"{hand_phrase(best[winners[0]][0].name)}.")
             return
         result.winning_lines = sorted({ln for s in winners for ln in best[s][1] or ()})
-        layout = deal.game.layout
+        layout = game.layout
         for s in winners:
             value, lines = best[s]
             deal.log.append(f"{deal.players[s].name} wins with {hand_phrase(value.name)} "
@@ -464,7 +465,7 @@ class CardsShowdown(ShowdownPhase):
                               for c in self.cells))
         return [[deal.grid[c] or "" for c in board] for board in runs]
 
-    def settle_split(self, deal: Deal, low: BoardLow) -> None:
+    def settle_split(self, game: Game, deal: Deal, low: BoardLow) -> None:
         """R80 (with R66): on each run's board every hand's high and low; each pot, or each
         run's half of it (the odd chip of the halving to the first run), split between them
         by :func:`pay_high_low`."""
@@ -481,7 +482,7 @@ class CardsShowdown(ShowdownPhase):
             return ShownHand(list(value.cards), value.name, low=None if held is None else
                              ShownHand(list(held.cards), held.name))
 
-        result = deal.result = deal.game.result_type(hands={
+        result = deal.result = game.result_type(hands={
             p.name: replace(shown(0, p.seat), second_run=shown(1, p.seat)
                             if len(ranked) > 1 else None) for p in live})
         left = 0
@@ -508,7 +509,7 @@ class CardsShowdown(ShowdownPhase):
         deal.carry = left  # R7 carry: odd chips wait a deal
         result.winners = [p.name for p in live if p.seat in winners]
 
-    def settle_twice(self, deal: Deal) -> None:
+    def settle_twice(self, game: Game, deal: Deal) -> None:
         """R66: each pot's halves on the two runs' boards, each run's best hands by the hand
         rule; a player's hand on the second run is their shown hand's ``second_run``."""
         boards = [self.cells, tuple(second_cell(c) if c in deal.second_run else c
@@ -516,7 +517,7 @@ class CardsShowdown(ShowdownPhase):
         live = deal.still_in()
         best = [{p.seat: self.rule.best(p.cards, [deal.grid[c] or "" for c in board])
                  for p in live} for board in boards]
-        result = deal.result = deal.game.result_type(hands={
+        result = deal.result = game.result_type(hands={
             p.name: ShownHand(list(best[0][p.seat].cards), best[0][p.seat].name,
                               second_run=ShownHand(list(best[1][p.seat].cards),
                                                    best[1][p.seat].name))
@@ -538,7 +539,7 @@ class CardsShowdown(ShowdownPhase):
                             f"{hand_phrase(run[seats[0]].name)}.")
         result.winners = [p.name for p in live if p.seat in winners]
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         missing = self.missing(deal)
         showing = [p for p in deal.still_in() if p.seat not in deal.tabled]
         names = [p.name for p in showing]

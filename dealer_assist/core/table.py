@@ -26,8 +26,9 @@ from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action, ActionType
 from dealer_assist.core.between import between_deal
 from dealer_assist.core.chain import Chain
 from dealer_assist.core.deal import Deal, Totals
+from dealer_assist.core.engine import apply_action, current_phase, next_step, start_deal
 from dealer_assist.core.errors import IllegalActionError, SetupError
-from dealer_assist.core.game import Catalogue, Game
+from dealer_assist.core.game import Catalogue, Game, GamePhase
 from dealer_assist.core.setup import TableSetup
 from dealer_assist.core.step import Step, StepKind
 
@@ -91,7 +92,8 @@ class Table:
     @classmethod
     def from_setup(cls, setup: TableSetup) -> Table:
         game = setup.game()
-        base = replace(game.initial_totals(setup), names=setup.players, variant=setup.variant)
+        base = replace(game.initial_totals(setup.stacks), names=setup.players,
+                       variant=setup.variant)
         return cls(setup, base, game=game)
 
     @classmethod
@@ -144,9 +146,15 @@ class Table:
         return self.totals.chips()
 
     @property
+    def current_phase(self) -> GamePhase | None:
+        """The phase the deal in play is in; None before the first deal."""
+        return None if self.deal is None else current_phase(self.game, self.deal)
+
+    @property
     def deal_over(self) -> bool:
         return self.deal is None or (
-            self.deal.result is not None and not self.deal.current_phase.runs_after_result
+            self.deal.result is not None
+            and not current_phase(self.game, self.deal).runs_after_result
         )
 
     @property
@@ -184,7 +192,7 @@ class Table:
         """What happens next."""
         if self._step is None:
             self._step = (Step(StepKind.START_DEAL, "Tap Start deal to deal the first hand.")
-                          if self.deal is None else self.deal.step())
+                          if self.deal is None else next_step(self.game, self.deal))
         return self._step
 
     # ------------------------------------------------------------------ acting
@@ -236,7 +244,7 @@ class Table:
             raise IllegalActionError(f"{action.player} is not in this deal: they are sitting "
                                      "out or have no chips.")
         deal = self.deal.clone()
-        deal.apply(action)
+        apply_action(self.game, deal, action)
         return self.followed_by(deal, action)
 
     def start_deal(self, action: Action) -> Table:
@@ -266,8 +274,8 @@ class Table:
         overrides: dict[str, Any] = dict(action.blinds or ())  # a tournament's level (R90)
         if action.straddle is not None:
             overrides["straddle"] = action.straddle
-        deal = game.start(self.setup, deal_totals(game, totals, seats), overrides or None,
-                          bomb_pot=bomb_pot)
+        deal = start_deal(game, self.setup.players, deal_totals(game, totals, seats),
+                          overrides or None, bomb_pot=bomb_pot)
         return Table(self.setup, totals, deal, Chain((action,)), self.seq + 1, game=game,
                      seats=seats, before_start=self)
 

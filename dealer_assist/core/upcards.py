@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from dealer_assist.core.actions import Action
-from dealer_assist.core.blinds import Antes
+from dealer_assist.core.blinds import Antes, OpeningRound
 from dealer_assist.core.cards import FULL_DECK, RANK_NAMES, RANK_PLURALS, RANKS, card_name
 from dealer_assist.core.deal import Deal, Player, PlayerStatus, up_place
 from dealer_assist.core.errors import IllegalActionError
+from dealer_assist.core.game import Game
 from dealer_assist.core.hands import best_five
 from dealer_assist.core.lowhands import LowRule, best_low
 from dealer_assist.core.phases import Phase
@@ -35,9 +36,6 @@ from dealer_assist.core.showdown import (
 )
 from dealer_assist.core.step import Step, StepKind
 from dealer_assist.core.words import and_words, hand_phrase, number_word
-
-if TYPE_CHECKING:
-    from dealer_assist.core.betting import BettingPhase
 
 COMMUNITY = "c1"  # R81: the one card turned in the middle when too few are left
 SUIT_ORDER = "cdhs"  # R81: ties of the bring-in card by suit, clubs lowest
@@ -80,19 +78,19 @@ class UpCardOpening(Antes):
         """The players still in, from the dealer's left (where ties go first)."""
         return [p for p in deal.seats_from(deal.left_of_dealer) if p.live and p.up]
 
-    def first_by_cards(self, deal: Deal, phase: BettingPhase) -> Player:
+    def first_by_cards(self, deal: Deal, phase: OpeningRound) -> Player:
         players = self.showing(deal)
         if phase.index == 0:
             return min(players, key=lambda p: self.card_key(p.up[0]))
         return max(players, key=lambda p: self.showing_key(p.up))
 
-    def opener(self, deal: Deal, phase: BettingPhase) -> int:
+    def opener(self, deal: Deal, phase: OpeningRound) -> int:
         return self.first_by_cards(deal, phase).seat
 
-    def bring_in(self, deal: Deal, phase: BettingPhase) -> int:
+    def bring_in(self, deal: Deal, phase: OpeningRound) -> int:
         return deal.rules.bring_in_chips if phase.index == 0 else 0
 
-    def opening_words(self, deal: Deal, phase: BettingPhase) -> str | None:
+    def opening_words(self, deal: Deal, phase: OpeningRound) -> str | None:
         """"Bob brings in: 2 of clubs, the lowest up card"; "Ann acts first: a pair of kings,
         the best hand showing"; with the seat the cards name all in, the next seat acts."""
         first = self.first_by_cards(deal, phase)
@@ -146,7 +144,7 @@ class UpCardStreet(Phase):
         self.label = label
         self.down = down
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal",)
 
     def dealing(self) -> str:
@@ -154,13 +152,13 @@ class UpCardStreet(Phase):
             return f"deal {number_word(self.down)} cards down and one up to each player"
         return "deal one card up to each player still in"
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         names = tuple(p.name for p in deal.still_in())
         return Step(StepKind.REVEAL, f"{self.label}: {self.dealing()}, then enter each up card.",
                     players=names,
                     public=f"{self.label}: the dealer is dealing an up card to each player.")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         entered = up_cards_given(deal, action, self.label)
         deal.check_new_cards((up_place(deal.players[seat].name), card)
                              for seat, card in entered.items())
@@ -203,10 +201,10 @@ class LastCard(Phase):
     def community(self, deal: Deal) -> bool:
         return cards_left(deal, self.down) < len(deal.still_in())
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("reveal",) if self.community(deal) else ("next",)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         if self.community(deal):
             return Step(StepKind.REVEAL, cells=(COMMUNITY,),
                         instruction=f"{self.label}: too few cards are left for everyone: turn "
@@ -216,7 +214,7 @@ class LastCard(Phase):
                                    "in, then tap Next.",
                     public=f"{self.label}: the dealer is dealing the last card down.")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if action.type == "next":
             deal.log.append(f"{self.label}: one card down to each player.")
         else:
@@ -281,7 +279,7 @@ class UpCardShowdown(ShowdownPhase):
         """The card in the middle, where one was turned (R81)."""
         return (COMMUNITY,) if COMMUNITY in deal.grid else ()
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         if action.board or (action.cells and COMMUNITY not in deal.grid):
             raise IllegalActionError("At this showdown only the players' down cards are "
                                      "entered (hands).")
@@ -289,7 +287,7 @@ class UpCardShowdown(ShowdownPhase):
         mucked = self.muck_hands(deal, action)  # R6: a losing hand may be given up unseen
         holes = self.hole_cards(deal, action, self.down_count(deal))
         self.lay_down(deal, given, holes)
-        self.settle(deal)
+        self.settle(game, deal)
         self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
@@ -297,12 +295,12 @@ class UpCardShowdown(ShowdownPhase):
         middle = deal.grid.get(COMMUNITY)
         return [*p.cards, *p.up, *([middle] if middle else [])]
 
-    def settle(self, deal: Deal) -> None:
+    def settle(self, game: Game, deal: Deal) -> None:
         ranked = [{p.seat: kind.best(self.whole_hand(deal, p)) for p in deal.still_in()}
                   for kind in self.hand_types]
         high = ranked[0]
         lows = ranked[1] if len(ranked) > 1 else {}
-        result = deal.result = deal.game.result_type(hands={
+        result = deal.result = game.result_type(hands={
             deal.players[seat].name: ShownHand(
                 list(value.cards), value.name,
                 low=ShownHand(list(low.cards), low.name) if (low := lows.get(seat)) else None)
@@ -335,7 +333,7 @@ class UpCardShowdown(ShowdownPhase):
         for share in shares[:1]:
             deal.log.append(high_low_words(deal, share, high, lows) + ".")
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
         count = self.down_count(deal)
         missing = self.missing(deal)

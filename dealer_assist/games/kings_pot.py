@@ -127,10 +127,10 @@ class BuyPhase(Phase):
     """R22: from the dealer's left, each player asks for 0 to the maximum; an ante a card."""
 
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         deal.turn = self.next_buyer(deal, deal.left_of_dealer)
         if deal.turn is None:  # nobody can pay for a card: the deal ends at once (R29)
-            self.finish(deal)
+            self.finish(game, deal)
 
     def next_buyer(self, deal: Deal, start: int) -> int | None:
         for p in deal.seats_from(start):
@@ -143,13 +143,13 @@ class BuyPhase(Phase):
                 return p.seat
         return None
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("buy",)
 
     def limit(self, deal: Deal, p: Player) -> int:
         return min(max_cards_per_player(len(deal.players)), p.stack // deal.rules.ante)
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         p = check_turn(deal, action)
         count = action.count
         if count is None:
@@ -182,9 +182,9 @@ class BuyPhase(Phase):
             )
         deal.turn = self.next_buyer(deal, p.seat + 1)
         if deal.turn is None:
-            self.finish(deal)
+            self.finish(game, deal)
 
-    def finish(self, deal: Deal) -> None:
+    def finish(self, game: Game, deal: Deal) -> None:
         self.mark_done(deal)
         buyers = [p for p in deal.players if p.bought]
         if len(buyers) < 2:  # R29: the deal ends at once; its antes stay in the king's pot
@@ -193,7 +193,7 @@ class BuyPhase(Phase):
             deal.log.append(
                 "Fewer than two players bought cards: the antes stay in the king's pot."
             )
-            deal.phase = len(deal.game.phases) - 1
+            deal.phase = len(game.phases) - 1
             for p in buyers:
                 p.status = PlayerStatus.OUT
                 p.stakes.clear()
@@ -201,7 +201,7 @@ class BuyPhase(Phase):
         else:
             deal.dealt = True
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         if deal.turn is None:
             return Step(StepKind.BUY, "Buying is over.")
         p = deal.players[deal.turn]
@@ -220,17 +220,17 @@ class DealCardsPhase(Phase):
     def waiting(self, deal: Deal) -> list[Player]:
         return [p for p in deal.seats_from(deal.left_of_dealer) if p.stakes and not p.cards]
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def done(self, deal: Deal) -> bool:
+    def done(self, game: Game, deal: Deal) -> bool:
         return not self.waiting(deal)
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("deal_cards",)
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         p = deal.player(action.player)
         if not p.stakes:
             raise IllegalActionError(f"{p.name} bought no cards this deal.")
@@ -258,7 +258,7 @@ class DealCardsPhase(Phase):
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         waiting = self.waiting(deal)
         if not waiting:
             return Step(StepKind.DEAL_CARDS, "Every card is dealt.")
@@ -278,9 +278,9 @@ class KingsPotReveal(RevealPhase):
     alone (R23) are not caught as duplicates, and a fifth king let in here could never be
     settled at the showdown, which refuses it (check_rank_counts)."""
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         check_rank_counts(deal, list(self.cards_of(deal, action).values()))
-        super().handle(deal, action)
+        super().handle(game, deal, action)
 
 
 class KingsPotShowdown(ShowdownPhase):
@@ -288,7 +288,7 @@ class KingsPotShowdown(ShowdownPhase):
 
     cells = CELLS_5
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         new = self.given_cells(deal, {cell: deal.parse(t) for cell, t in action.cells or ()})
         kings = [deal.parse(t) for t in action.place_cards(KINGS_HAND.field) or ()]
         if len(kings) != 5:
@@ -303,7 +303,7 @@ class KingsPotShowdown(ShowdownPhase):
         self.note_mucked(deal, mucked)
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         missing = self.missing(deal)
         return Step(
             StepKind.SHOWDOWN, cells=tuple(missing), muckable=muckable(deal, deal.still_in()),

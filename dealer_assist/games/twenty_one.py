@@ -123,7 +123,7 @@ class DrawPhase(Phase):
         most = max(p.stack for p in deal.players)
         return [p.seat for p in deal.players if p.stack == most]
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         if self.purpose == "blind":
             if not (deal.rules.draw_for_blind and deal.totals.deal_number == 1):
                 self.mark_done(deal)
@@ -138,13 +138,13 @@ class DrawPhase(Phase):
         else:
             deal.turn = seats[0]
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("draw",)
 
     def drawn(self, deal: Deal) -> list[str]:
         return draw_candidates_taken(deal)
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         state = deal.phase_state
         assert isinstance(state, DrawState)
         p = deal.player(action.player)
@@ -205,7 +205,7 @@ class DrawPhase(Phase):
             deal.log.append(words + ".")
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         if deal.turn is None:
             return Step(StepKind.DRAW, "The draw is over.")
         name = deal.players[deal.turn].name
@@ -224,7 +224,7 @@ class BlindPayPhase(Phase):
         self.purpose = purpose
         self.first = first
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         seat = blind_seat(deal)
         p = deal.players[seat] if seat is not None else None
         if p is None or p.status != PlayerStatus.IN:
@@ -235,10 +235,10 @@ class BlindPayPhase(Phase):
         else:
             deal.turn = seat
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("pay", "fold")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         p = deal.player(action.player)
         if p.seat != deal.turn:
             raise IllegalActionError(
@@ -253,7 +253,7 @@ class BlindPayPhase(Phase):
         deal.turn = None
         self.mark_done(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         name = deal.players[deal.turn].name if deal.turn is not None else None
         other = "sit it out" if self.first else "fold"
         return pay_step(name, f"{name} (blind): pay 1 {self.purpose}, or {other}.",
@@ -274,7 +274,7 @@ class OthersPayPhase(Phase):
                 if p.seat != blind and p.status == PlayerStatus.IN and p.stack > 0
                 and p.seat not in asked]
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         deal.phase_state = PayState()
         for p in deal.players:
             if p.status == PlayerStatus.IN and p.stack == 0 and p.seat != blind_seat(deal):
@@ -282,13 +282,13 @@ class OthersPayPhase(Phase):
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def done(self, deal: Deal) -> bool:
+    def done(self, game: Game, deal: Deal) -> bool:
         return not self.waiting(deal)
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("pay", "fold")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         p = deal.player(action.player)
         waiting = self.waiting(deal)
         if not waiting or p.seat != waiting[0].seat:
@@ -308,7 +308,7 @@ class OthersPayPhase(Phase):
         waiting = self.waiting(deal)
         deal.turn = waiting[0].seat if waiting else None
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         waiting = self.waiting(deal)
         name = waiting[0].name if waiting else None
         return pay_step(name, f"{name}: pay 1 to see the river, or fold.")
@@ -318,7 +318,7 @@ class RiverRaisePhase(Phase):
     """R52 ``river_raise``: once a hand, anyone still in may raise by 1; others match or fold."""
 
 
-    def enter(self, deal: Deal) -> None:
+    def enter(self, game: Game, deal: Deal) -> None:
         if not deal.rules.river_raise:
             self.mark_done(deal)
             return
@@ -330,10 +330,10 @@ class RiverRaisePhase(Phase):
         assert isinstance(state, RaiseState)
         return state
 
-    def accepts(self, deal: Deal) -> tuple[str, ...]:
+    def accepts(self, game: Game, deal: Deal) -> tuple[str, ...]:
         return ("next", "raise") if self.state(deal).raiser is None else ("pay", "fold")
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         state = self.state(deal)
         if action.type == "next":
             deal.log.append("Nobody raises.")
@@ -367,7 +367,7 @@ class RiverRaisePhase(Phase):
         if not state.pending:
             self.mark_done(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         state = self.state(deal)
         if state.raiser is None:
             return Step(StepKind.NEXT, options=("raise", "next"),
@@ -385,7 +385,7 @@ class TwentyOneShowdown(ShowdownPhase):
     cells = BOARD
     cells_name = "board card"
 
-    def handle(self, deal: Deal, action: Action) -> None:
+    def handle(self, game: Game, deal: Deal, action: Action) -> None:
         new = self.given_cells(deal, self.board_given(deal, action))
         mucked = self.muck_hands(deal, action)
         holes = self.hole_cards(deal, action, 2)
@@ -419,7 +419,7 @@ class TwentyOneShowdown(ShowdownPhase):
         deal.carry = left  # R55: odd chips stay in the pot for the next hand
         close_hand(deal)
 
-    def step(self, deal: Deal) -> Step:
+    def step(self, game: Game, deal: Deal) -> Step:
         names = [p.name for p in deal.still_in()]
         return Step(StepKind.SHOWDOWN, cells=tuple(self.missing(deal)),
                     players=tuple(names), hole_cards=2, muckable=muckable(deal, deal.still_in()),
@@ -507,9 +507,8 @@ class TwentyOneHandHoldem(Game):
         ]
         return phases
 
-    def initial_totals(self, setup: Any) -> Totals:
-        return Totals(stacks=setup.stacks, carried={BANK.key: HANDS_PER_GAME},
-                      buy_ins=setup.stacks)
+    def initial_totals(self, stacks: tuple[int, ...]) -> Totals:
+        return Totals(stacks=stacks, carried={BANK.key: HANDS_PER_GAME}, buy_ins=stacks)
 
     def next_dealer(self, totals: Totals) -> int:
         # R51: the dealer sits to the right of the blind holder, who moves one seat a hand

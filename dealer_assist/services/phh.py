@@ -106,7 +106,7 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
     for step in steps:
         writer.add(step)
     fields: dict[str, Any] = {"variant": code or OWN_CODE_PREFIX + game.variant}
-    antes, blinds = forced_bets(deal, order)
+    antes, blinds = forced_bets(deal, order, family)
     # an ante is layered like any chip (R6), but a big-blind ante is dead (R64)
     dead_ante = deal.carry > deal.totals.carry  # posted at the start, into the main pot
     fields |= {"ante_trimming_status": not dead_ante, "antes": antes,
@@ -180,7 +180,7 @@ def phh_order(deal: Deal, family: bool) -> list[int]:
     return seats
 
 
-def forced_bets(deal: Deal, order: list[int]) -> tuple[list[int], list[int]]:
+def forced_bets(deal: Deal, order: list[int], family: bool) -> tuple[list[int], list[int]]:
     """Each player's ante and blind as the deal started, in PHH order: the blind is what the
     player put into the first round, the ante what else left their stack. Heads up PHH reads
     both fields reversed (its player 1 posts the second value), so they are written so."""
@@ -190,7 +190,7 @@ def forced_bets(deal: Deal, order: list[int]) -> tuple[list[int], list[int]]:
         paid = deal.totals.stacks[s] - p.stack
         blinds.append(p.round_bet if s in deal.blinds else 0)
         antes.append(paid - blinds[-1])
-    if deal.blinds and plays_as_phh(deal.game):
+    if deal.blinds and family:
         # each blind as named when posted (a button blind is the big one, R87; R63's straddle
         # twice it)
         sizes = {"small": deal.rules.small_blind, "big": deal.rules.big_blind,
@@ -223,7 +223,7 @@ class _Lines:
     def add(self, step: Step) -> None:
         action, deal = step.action, step.before.deal
         assert deal is not None
-        kind = action.type
+        kind, phase = action.type, step.before.current_phase
         if kind in ("check", "call") or (kind == "all_in" and self.only_calls(deal, action)):
             self.bet_line(f"{self.actor(deal, action.player)} cc")
         elif kind == "fold" and action.card is None:
@@ -235,16 +235,15 @@ class _Lines:
             self.bet_line(f"{self.actor(deal, action.player)} cbr {most}")
         elif kind == "bring_in":
             self.bet_line(f"{self.actor(deal, action.player)} pb")
-        elif kind == "reveal" and self.family and isinstance(deal.current_phase, UpCardStreet):
+        elif kind == "reveal" and self.family and isinstance(phase, UpCardStreet):
             self.deal_up_cards(step)
         elif kind == "reveal":
             self.lines.append("d db " + self.reveal_cards(step))
-        elif kind == "next" and self.family and isinstance(deal.current_phase, LastCard):
+        elif kind == "next" and self.family and isinstance(phase, LastCard):
             self.deal_last_cards(deal)
         elif kind == "next" and self.family:
-            self.deal_holes(deal)
+            self.deal_holes(step.before.game, deal)
         elif kind == "next":
-            phase = deal.current_phase
             note = f" # {phase.instruction}" if isinstance(phase, NextPhase) else ""
             self.lines.append("d _next" + note)
         elif kind == "deal_cards":
@@ -283,10 +282,10 @@ class _Lines:
         given = given or {}
         return card_text([given.get(c, "?") for c in cells])
 
-    def deal_holes(self, deal: Deal) -> None:
+    def deal_holes(self, game: Game, deal: Deal) -> None:
         """PHH deals every player their hole cards, one line each: the dealer's view has the
         cards the dealer entered (at the showdown), the public's never (they show at ``sm``)."""
-        count = hole_cards(deal.game)
+        count = hole_cards(game)
         for seat in self.order:
             cards = self.end.players[seat].cards if self.full else []
             shown = cards if len(cards) == count else ["?"] * count
@@ -301,7 +300,7 @@ class _Lines:
         then the new up card."""
         deal, after = step.before.deal, step.after.deal
         assert deal is not None and after is not None
-        phase = deal.current_phase
+        phase = step.before.current_phase
         assert isinstance(phase, UpCardStreet)
         for seat in self.order:
             if not deal.players[seat].live:

@@ -134,7 +134,7 @@ def send_again(table_id: str, question: EquityQuestion) -> None:
     sent that seq, if the deal still asks ``question`` (else a newer state went out, or
     will, with its own)."""
     table = get_store().load(get_db(), table_id)
-    if table is None or table.deal is None or equity_question(table.deal) != question:
+    if table is None or table.deal is None or equity_question(table.game, table.deal) != question:
         return
     figures_of(current_app._get_current_object()).send(table_id, table)  # type: ignore[attr-defined]
 

@@ -96,7 +96,7 @@ def table_state(table: Table, *, dealer: bool = False,
             state["bomb_pot"] = deal.bomb_pot
         if deal.second_run:
             state["run_twice"] = True
-        state |= equity_state(deal, equity_of)
+        state |= equity_state(game, deal, equity_of)
     game.add_state(state, deal, totals)
     for other in games_that_wait():
         other.waiting_state(state, totals, game)
@@ -110,14 +110,15 @@ def table_state(table: Table, *, dealer: bool = False,
     return state
 
 
-def equity_state(deal: Deal, equity_of: EquityLookup | None = None) -> dict[str, Any]:
+def equity_state(game: Game, deal: Deal, equity_of: EquityLookup | None = None
+                 ) -> dict[str, Any]:
     """R67: once hands are tabled at an all-in, each player still in's chance to win the main
     pot (``equity``, 0 to 1), whether it was counted exactly (``equity_exact``) or sampled, and
     then the 95% margin of its error (``equity_margin``, in the same units) and the boards
     drawn (``equity_samples``); with two runs, each run's own (``equity_runs``). Where a card
     turned has no face entered, ``equity_note`` says so instead; while the chances are being
     worked out (``equity_of`` gave None), ``equity_pending`` and its note."""
-    question = equity_question(deal)
+    question = equity_question(game, deal)
     if question is None:
         return {}
     if isinstance(question, str):

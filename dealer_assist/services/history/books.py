@@ -194,7 +194,7 @@ def table_ledger(stored: Stored, now: Table | None = None) -> dict[str, Any]:
     on_table: dict[str, int] = {key: amounts.get(key, 0) for key in carried.game_pot_keys()}
     on_table["carried"] = amounts[carried.CARRY.key]
     started_with = sum(carried.amounts(
-        game_for(setup.variant, setup.rules).initial_totals(setup)).values())
+        game_for(setup.variant, setup.rules).initial_totals(setup.stacks)).values())
     on_table |= {"total": sum(now_held.values()), "started_with": started_with,
                  "net": sum(now_held.values()) - started_with}
     books = settle_up({p["name"]: p["net"] for p in players}, banker_of(stored), now_held,

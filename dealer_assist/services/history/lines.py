@@ -114,7 +114,7 @@ def player_lines(stored: Any, after: dict[int, Totals],
     totals after it; ``entries``: deal number -> its entries, 0 before the first deal)."""
     setup = stored.setup
     lines = Lines()
-    start = game_for(setup.variant, setup.rules).initial_totals(setup)
+    start = game_for(setup.variant, setup.rules).initial_totals(setup.stacks)
     for name, stack in zip(setup.players, start.stacks, strict=True):
         lines.sit(name, 0, stack, Mark.START, f"{name} sits down with {stack}")
     lines.follow(0, entries.get(0, []))

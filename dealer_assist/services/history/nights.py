@@ -42,7 +42,7 @@ def night_bounds(stored: Stored, number: int) -> tuple[dict[str, Any], Totals, T
     start = stored.bases[night["deals"][0]]
     if number == 1:  # from the table as it was made: a correction before the first deal counts
         setup = stored.setup
-        start = as_seated(game_for(setup.variant, setup.rules).initial_totals(setup), setup)
+        start = as_seated(game_for(setup.variant, setup.rules).initial_totals(setup.stacks), setup)
     if number < len(nights):
         end = stored.bases[nights[number]["deals"][0]]
     else:
