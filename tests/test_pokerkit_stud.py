@@ -24,8 +24,10 @@ The deals that meet it are counted.
 
 from __future__ import annotations
 
+import functools
 import random
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +44,7 @@ from pokerkit import (
     State,
 )
 from table_helpers import act
+from test_phh import SAME, check_deal_in_pokerkit
 from test_pokerkit import (
     AUTOMATIONS,
     Differences,
@@ -251,50 +254,13 @@ def test_r80_r81_r82_r83_thousands_of_deals_of_each_stud_game_match_pokerkit(var
 
 
 # ------------------------------------------------------------------------- PHH
-def replays_in_pokerkit(t: Table, sd: StudDeal, differences: Differences, uncounted: int
-                        ) -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r81_r82_r83_every_exported_stud_deal_replays_in_pokerkit(variant: str) -> None:
     """The deal exported under its PHH code (F7S, FR, F7S/8), the dealer's view and the
     public one, loads in PokerKit's ``HandHistory`` and replays to our stacks; where R7 or
     R80 share odd chips otherwise, PokerKit's pots shared as they say give our stacks."""
-    from test_phh import pokerkit_replay
-
-    from dealer_assist.services import phh
-
-    deal = t.deal
-    assert deal is not None and t.deal_over
-    records = [a.to_json() for a in t.actions]
-    base = Table.from_setup(t.setup).totals
-    ours = [deal.players[s].stack for s in phh.phh_order(deal, True)]
-    for full in (True, False):
-        fields = phh.deal_fields(t.setup, base, records, number=1, started=None, full=full,
-                                 first=[])
-        assert fields["variant"] == t.game.phh_codes["fixed_limit"]
-        assert fields["finishing_stacks"] == ours
-        text = phh.dumps(fields)
-        try:
-            theirs, settled = pokerkit_replay(text)
-        except (ValueError, KeyError):
-            # R5: a fixed-limit all-in raise for less than a full raise is no raise, where
-            # PokerKit counts it: it refuses a raise R5 still allows (or, replaying the hand,
-            # stops on an unknown card it dealt itself), and cannot go on
-            assert uncounted, (sd.deal, text)
-            differences.seen["PHH: a short all-in raise is no raise"] += 1
-            continue
-        if theirs == ours:
-            differences.played["PHH replayed to our stacks"] += 1
-            continue
-        _, settled = pokerkit_replay(text, keep_settled=True)
-        if uncounted and sum(settled.statuses) <= 1:  # PokerKit folded a raise R5 let be
-            differences.seen["PHH: a short all-in raise is no raise"] += 1
-            continue
-        shared, carried = shared_as_r80(settled, sd, differences)
-        assert (shared, carried) == (ours, deal.carry), (sd.deal, text, theirs)
-        differences.played["PHH odd chips as R7 and R80"] += 1
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_r81_r82_r83_every_exported_stud_deal_replays_in_pokerkit(variant: str) -> None:
     differences = Differences()
+    seen: Counter[str] = Counter()
     rng = random.Random(41)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -302,5 +268,7 @@ def test_r81_r82_r83_every_exported_stud_deal_replays_in_pokerkit(variant: str) 
             sd = random_stud_deal(rng, 4_100_000 + i, variant)
             before = differences.uncounted_raises
             t = play(sd, differences)
-            replays_in_pokerkit(t, sd, differences, differences.uncounted_raises - before)
-    assert differences.played["PHH replayed to our stacks"] > 60, differences.played
+            check_deal_in_pokerkit(t, differences.uncounted_raises - before, seen,
+                                   functools.partial(shared_as_r80, sd=sd,
+                                                     differences=differences))
+    assert seen[SAME] > 60, seen
