@@ -137,7 +137,8 @@ def holdem_shares(t: Table, d: reference.RandomDeal) -> Callable[[State], tuple[
 
     def share(settled: State) -> tuple[list[int], int]:
         shared, carried, _ = reference.shared_as_r7(settled, holes, reference.our_boards(t),
-                                                    d.rules["odd_chip"], d.hand)
+                                                    d.rules["odd_chip"], d.hand,
+                                                    reference.LOW_HANDS.get(d.variant))
         return shared, carried
     return share
 

@@ -53,6 +53,7 @@ from test_pokerkit import (
     compare_legal,
     idle_check,
     pokerkit_order,
+    shared_as_r7,
 )
 
 from dealer_assist.core.cards import FULL_DECK
@@ -192,37 +193,16 @@ def compare_stacks(t: Table, state: State, sd: StudDeal, differences: Difference
     assert deal.carry == carried, d
 
 
-def ranked(kind: Any, cards: list[str]) -> Any:
-    try:
-        return kind.from_game("".join(cards))
-    except ValueError:  # no low qualifies
-        return None
-
-
 def shared_as_r80(state: State, sd: StudDeal, differences: Differences
                   ) -> tuple[list[int], int]:
+    """PokerKit's pots shared as R6, R7 and R80 say: tests/test_pokerkit.py's sharing, each
+    player's seven cards with no board."""
     d = sd.deal
     _, kinds = GAMES[d.variant]
-    theirs = list(state.stacks)
-    carried = 0
-    pots = list(state.pots)
-    players = {i for pot in pots for i in pot.player_indices}
-    hands = [{i: ranked(kind, sd.cards[(1 + i) % d.n]) for i in players} for kind in kinds]
-    split = len(kinds) > 1 and any(h is not None for h in hands[1].values())
-    for pot in pots:
-        halves = [pot.amount - pot.amount // 2, pot.amount // 2] if split else [pot.amount]
-        for half, by in zip(halves, (0, 1), strict=False):
-            eligible = [i for i in pot.player_indices if hands[by][i] is not None]
-            if not eligible:  # R80: a half no low of this pot qualifies for goes high
-                differences.seen["a low half with no low in its pot goes high"] += 1
-                by, eligible = 0, list(pot.player_indices)
-            best = max(hands[by][i] for i in eligible)
-            winners = [i for i in eligible if hands[by][i] == best]  # dealer's left first
-            share, odd = divmod(half, len(winners))
-            for position, i in enumerate(winners):
-                extra = 1 if d.rules["odd_chip"] == "left_of_dealer" and position < odd else 0
-                theirs[i] += share + extra
-            carried += odd if d.rules["odd_chip"] == "carry" else 0
+    holes = [sd.cards[(1 + i) % d.n] for i in range(d.n)]
+    low = kinds[1] if len(kinds) > 1 else None
+    theirs, carried, _ = shared_as_r7(state, holes, [[]], d.rules["odd_chip"], kinds[0], low,
+                                      differences)
     return theirs, carried
 
 
