@@ -42,7 +42,7 @@ from pokerkit import (
     State,
 )
 from table_helpers import act
-from test_phh import SAME, check_deal_in_pokerkit
+from test_phh import SAME, SHORT_RAISE, check_deal_in_pokerkit
 from test_pokerkit import (
     AUTOMATIONS,
     Differences,
@@ -320,3 +320,11 @@ def run_phh(count: int, seed: int, variant: str) -> tuple[Counter[str], Differen
 def test_r85_r86_every_exported_draw_deal_replays_in_pokerkit(variant: str) -> None:
     seen, differences = run_phh(40, seed=51 + VARIANTS.index(variant), variant=variant)
     assert seen[SAME] > 60 and differences.played["showdown"] > 5, (seen, differences.played)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r85_r86_hundreds_of_exported_draw_deals_replay_in_pokerkit(variant: str) -> None:
+    seen, differences = run_phh(600, seed=61 + VARIANTS.index(variant), variant=variant)
+    assert differences.played["showdown"] > 300, differences.played
+    assert seen[SHORT_RAISE] < seen[SAME] / 50, seen  # the allowance stays the exception
