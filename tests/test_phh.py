@@ -144,15 +144,19 @@ def holdem_shares(t: Table, d: reference.RandomDeal) -> Callable[[State], tuple[
 
 
 def run_pokerkit(count: int, seed: int, variant: str = "texas_holdem",
-                 *, tabled_again: bool = False) -> dict[str, int]:
+                 *, tabled_again: bool = False,
+                 deal: Callable[[random.Random, int], reference.RandomDeal] | None = None
+                 ) -> dict[str, int]:
     """``count`` random deals exported and replayed in PokerKit; with ``tabled_again`` only
     the deals where hands were tabled at the all-in (R67), their showdown naming every
-    tabled hand again, as a dealer may (the same cards are accepted)."""
+    tabled hand again, as a dealer may (the same cards are accepted). ``deal`` makes a
+    game's random deals (tests/test_pokerkit_omaha_hi_lo.py's...), else test_pokerkit's."""
     rng = random.Random(seed)
     seen: dict[str, int] = dict.fromkeys((SAME, ODD_CHIPS, SHORT_RAISE), 0)
     played = 0
     while played < count:
-        d = reference.random_deal(rng, seed * 100_000 + played, variant)
+        d = (deal(rng, seed * 100_000 + played) if deal
+             else reference.random_deal(rng, seed * 100_000 + played, variant))
         if (variant, d.rules["betting"]) not in CODES:
             played += not tabled_again
             continue  # PHH has no code for it: tested below, by our own import

@@ -22,6 +22,7 @@ documented in docs/hand-histories.md.
 
 from __future__ import annotations
 
+import functools
 import random
 import warnings
 from typing import Any
@@ -110,3 +111,12 @@ def test_r84_r88_a_hundred_exported_omaha_hi_lo_deals_replay_in_pokerkit() -> No
     differences, seen = play_hi_lo(100, 87, exported=True)
     assert seen[test_phh.SAME] > 80 and differences.played["run twice"], (seen, differences)
     assert differences.played["hands tabled"], differences.played
+
+
+@pytest.mark.usefixtures("hi_lo_in_pokerkit")
+def test_r66_r67_r84_a_hand_tabled_and_named_again_is_written_once_in_fo8() -> None:
+    """As tests/test_phh.py's for Hold'em and Omaha: hands tabled at the all-in and named
+    again by the showdown are one sm line each, and PokerKit replays the FO/8 export."""
+    seen = test_phh.run_pokerkit(15, 88, HI_LO, tabled_again=True,
+                                 deal=functools.partial(random_hi_lo_deal, most=6))
+    assert seen[test_phh.SAME] >= 20 and seen["two runs"] >= 2, seen

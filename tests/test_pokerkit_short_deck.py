@@ -36,13 +36,18 @@ def random_short_deal(rng: random.Random, seed: int) -> reference.RandomDeal:
     return reference.RandomDeal(stacks, rules, seed, SHORT, 0)
 
 
+def short_deck_in_pokerkit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness told of Short-deck Hold'em: its hand values, its 36 cards, its blind."""
+    monkeypatch.setitem(reference.GAMES, SHORT, (2, ShortDeckHoldemHand))
+    monkeypatch.setitem(reference.DECKS, SHORT, (Deck.SHORT_DECK_HOLDEM, SHORT_DECK))
+    monkeypatch.setattr(reference, "BUTTON_BLIND", {SHORT})
+
+
 def play_short(count: int, seed: int, monkeypatch: pytest.MonkeyPatch,
                exported: dict[str, int] | None = None) -> reference.Differences:
     """``count`` random deals through both engines; each one's PHH export (``NS``) replayed
     in PokerKit too where ``exported`` is given (what it met counted there)."""
-    monkeypatch.setitem(reference.GAMES, SHORT, (2, ShortDeckHoldemHand))
-    monkeypatch.setitem(reference.DECKS, SHORT, (Deck.SHORT_DECK_HOLDEM, SHORT_DECK))
-    monkeypatch.setattr(reference, "BUTTON_BLIND", {SHORT})
+    short_deck_in_pokerkit(monkeypatch)
     differences = reference.Differences()
     rng = random.Random(seed)
     with warnings.catch_warnings():
@@ -81,3 +86,12 @@ def test_r87_r88_every_exported_short_deck_deal_replays_in_pokerkit(
             "run twice", "hands tabled"} <= set(
         differences.played), differences.played
     assert seen[test_phh.SAME] > 80 and not seen[test_phh.SHORT_RAISE], seen
+
+
+def test_r66_r67_r87_a_hand_tabled_and_named_again_is_written_once_in_ns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As tests/test_phh.py's for Hold'em and Omaha: hands tabled at the all-in and named
+    again by the showdown are one sm line each, and PokerKit replays the NS export."""
+    short_deck_in_pokerkit(monkeypatch)
+    seen = test_phh.run_pokerkit(30, 90, SHORT, tabled_again=True, deal=random_short_deal)
+    assert seen[test_phh.SAME] >= 40 and seen["two runs"] >= 3, seen
