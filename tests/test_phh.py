@@ -19,6 +19,7 @@ import random
 import re
 import tomllib
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,11 +82,19 @@ def pokerkit_replay(text: str, *, keep_settled: bool = False) -> tuple[list[int]
     return list(state.stacks), settled or state  # a pot of nothing is never pushed
 
 
-def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
-                           seen: dict[str, int],
+SAME, ODD_CHIPS, SHORT_RAISE = ("same stacks", "odd chips as R7",
+                                "a short all-in raise is no raise")
+
+
+def check_deal_in_pokerkit(t: Table, uncounted: int, seen: dict[str, int],
+                           share: Callable[[State], tuple[list[int], int]],
                            records: list[dict[str, Any]] | None = None) -> None:
-    """The deal's export (of ``records``, else its own) replays in PokerKit to our stacks,
-    the dealer's and the public's alike, but for the documented differences."""
+    """The deal's export (of ``records``, else its own) under its PHH code replays in
+    PokerKit to our stacks, the dealer's and the public's alike, but for the documented
+    differences (counted in ``seen``): R5's short all-in raise in fixed limit, and R7's odd
+    chips, where ``share`` (PokerKit's pots once the betting is over, shared as our rules
+    say) must give our stacks and the chips carried. Every game with a PHH code is checked
+    here (tests/test_pokerkit_stud.py, tests/test_pokerkit_draw.py)."""
     deal = t.deal
     assert deal is not None and t.deal_over
     if records is None:
@@ -96,43 +105,58 @@ def check_deal_in_pokerkit(t: Table, d: reference.RandomDeal, uncounted: int,
     for full in (True, False):
         fields = phh.deal_fields(t.setup, base, records, number=1, started=None, full=full,
                                  first=[])
-        assert fields["variant"] == CODES[d.variant, d.rules["betting"]]
+        assert fields["variant"] == t.game.phh_codes[deal.rules.betting.value]
         assert fields["finishing_stacks"] == ours
         text = phh.dumps(fields)
         try:
             theirs, settled = pokerkit_replay(text)
-        except ValueError:
+        except (ValueError, KeyError):
             # R5: a fixed-limit all-in raise for less than a full raise is no raise, where
-            # PokerKit counts it: it refuses a raise that R5 still allows, and cannot go on
-            assert uncounted, (d, fields)
-            seen["a short all-in raise is no raise"] += 1
+            # PokerKit counts it: it refuses a raise that R5 still allows (or, replaying the
+            # hand, stops on an unknown card it dealt itself), and cannot go on
+            assert uncounted, text
+            seen[SHORT_RAISE] += 1
             continue
         if theirs == ours:
-            seen["same stacks"] += 1
+            seen[SAME] += 1
             continue
         theirs, settled = pokerkit_replay(text, keep_settled=True)
         if uncounted and sum(settled.statuses) <= 1:
-            seen["a short all-in raise is no raise"] += 1  # PokerKit folded the raiser
+            seen[SHORT_RAISE] += 1  # PokerKit folded the raiser
             continue
         # R7: PokerKit gives a shared pot's odd chips all to its first winner and carries none
-        holes = [deal.players[s].cards for s in order]
+        assert share(settled) == (ours, deal.carry), (text, theirs)
+        seen[ODD_CHIPS] += 1
+
+
+def holdem_shares(t: Table, d: reference.RandomDeal) -> Callable[[State], tuple[list[int], int]]:
+    """PokerKit's pots of a board game shared as R7 and R66 say, by the hands as dealt."""
+    deal = t.deal
+    assert deal is not None
+    holes = [deal.players[s].cards for s in phh.phh_order(deal, True)]
+
+    def share(settled: State) -> tuple[list[int], int]:
         shared, carried, _ = reference.shared_as_r7(settled, holes, reference.our_boards(t),
-                                                    d.rules["odd_chip"], d.hand)
-        assert (shared, carried) == (ours, deal.carry), (d, fields, theirs)
-        seen["odd chips as R7"] += 1
+                                                    d.rules["odd_chip"], d.hand,
+                                                    reference.LOW_HANDS.get(d.variant))
+        return shared, carried
+    return share
 
 
 def run_pokerkit(count: int, seed: int, variant: str = "texas_holdem",
-                 *, tabled_again: bool = False) -> dict[str, int]:
+                 *, tabled_again: bool = False,
+                 deal: Callable[[random.Random, int], reference.RandomDeal] | None = None
+                 ) -> dict[str, int]:
     """``count`` random deals exported and replayed in PokerKit; with ``tabled_again`` only
     the deals where hands were tabled at the all-in (R67), their showdown naming every
-    tabled hand again, as a dealer may (the same cards are accepted)."""
+    tabled hand again, as a dealer may (the same cards are accepted). ``deal`` makes a
+    game's random deals (tests/test_pokerkit_omaha_hi_lo.py's...), else test_pokerkit's."""
     rng = random.Random(seed)
-    seen: dict[str, int] = dict.fromkeys(
-        ("same stacks", "odd chips as R7", "a short all-in raise is no raise"), 0)
+    seen: dict[str, int] = dict.fromkeys((SAME, ODD_CHIPS, SHORT_RAISE), 0)
     played = 0
     while played < count:
-        d = reference.random_deal(rng, seed * 100_000 + played, variant)
+        d = (deal(rng, seed * 100_000 + played) if deal
+             else reference.random_deal(rng, seed * 100_000 + played, variant))
         if (variant, d.rules["betting"]) not in CODES:
             played += not tabled_again
             continue  # PHH has no code for it: tested below, by our own import
@@ -151,7 +175,8 @@ def run_pokerkit(count: int, seed: int, variant: str = "texas_holdem",
             shown = [line.split()[0] for line in fields["actions"] if " sm " in line]
             assert sorted(shown) == sorted(set(shown)), fields["actions"]  # each hand once
         played += 1
-        check_deal_in_pokerkit(t, d, differences.uncounted_raises, seen, records)
+        check_deal_in_pokerkit(t, differences.uncounted_raises, seen, holdem_shares(t, d),
+                               records)
     return seen
 
 
@@ -277,6 +302,48 @@ def test_r65_r66_r67_a_bomb_pot_tabled_and_run_twice_in_phh_field_by_field() -> 
         {"Ann": ["Qs", "Qd"]}, {"Bob": ["Ah", "Kh"]}]
 
 
+def test_r85_r86_a_draw_deal_in_phh_field_by_field() -> None:
+    """2-7 Triple Draw heads up under PHH's F2L3D: each draw is PHH's ``sd`` with the cards
+    thrown, never entered (``??``), then the cards dealt for them once both have drawn. The
+    public export deals every card unknown; the dealer's has the cards the hands shown say:
+    Bob stood pat throughout (his hand dealt is the one shown), Ann drew her whole hand at
+    the second draw and then stood pat (those five are the ones shown). PokerKit replays
+    both to our stacks, and the app's import gives back the same records."""
+    t = new_table("deuce_to_seven_triple_draw", ["Ann", "Bob"], {}, "Friday")
+    base = t.totals
+    bodies: list[dict[str, Any]] = [{"type": "start_deal"}, {"type": "next"},
+                                    {"type": "call", "player": "Ann"},
+                                    {"type": "check", "player": "Bob"}]
+    for count in (1, 5, 0):
+        bodies += [{"type": "discard", "player": "Bob", "count": 0},
+                   {"type": "discard", "player": "Ann", "count": count},
+                   {"type": "check", "player": "Bob"}, {"type": "check", "player": "Ann"}]
+    bob, ann = ["8c", "6d", "4h", "3c", "2d"], ["7h", "5d", "4c", "3s", "2h"]
+    bodies.append({"type": "showdown", "hands": {"Bob": bob, "Ann": ann}})
+    for body in bodies:
+        t = t.apply(t.prepare(body))
+    records = [a.to_json() for a in t.actions]
+    full, public = (phh.deal_fields(t.setup, base, records, number=1,
+                                    started="2026-12-02T21:00:00+00:00", full=view, first=[])
+                    for view in (True, False))
+    assert full["variant"] == "F2L3D" and full["players"] == ["Bob", "Ann"]
+    assert (full["small_bet"], full["big_bet"], full["blinds_or_straddles"]) == (2, 4, [1, 2])
+    draws = ["p1 sd", "p2 sd ??", "d dh p2 ??", "p1 cc", "p2 cc",
+             "p1 sd", "p2 sd ??????????", "d dh p2 7h5d4c3s2h", "p1 cc", "p2 cc",
+             "p1 sd", "p2 sd", "p1 cc", "p2 cc", "p1 sm 8c6d4h3c2d", "p2 sm 7h5d4c3s2h"]
+    assert full["actions"] == ["d dh p1 8c6d4h3c2d", "d dh p2 ??????????", "p2 cc",
+                               "p1 cc", *draws]
+    unknown = draws.index("d dh p2 7h5d4c3s2h")
+    assert public["actions"] == ["d dh p1 ??????????", "d dh p2 ??????????", "p2 cc", "p1 cc",
+                                 *draws[:unknown], "d dh p2 ??????????", *draws[unknown + 1:]]
+    # Ann's 7-5 beats Bob's 8-6: the blinds and a call, 2 each
+    assert full["finishing_stacks"] == public["finishing_stacks"] == [98, 102]
+    for fields in (full, public):
+        assert pokerkit_replay(phh.dumps(fields))[0] == [98, 102]
+    back = phh.read_table(phh.dumps({**full, "_setup": t.setup.to_json()}))
+    assert [r["action"] for r in back["actions"]] == records
+
+
 def pokerkit_replay_plain(text: str) -> None:
     """PokerKit's own ``HandHistory``, not told how many runs the players chose."""
     with warnings.catch_warnings():
@@ -331,7 +398,8 @@ def between(t: Table, rng: random.Random, post: Any, number: int) -> None:
         post({"type": "seat", "player": "Eve", "stack": 60, "after": names[0]})
         post({"type": "sit_out", "player": names[1]})
     elif number == 2:
-        post({"type": "sit_in", "player": t.totals.sitting_out[0]})
+        if t.totals.sitting_out:  # not where the deal before left the player out of chips
+            post({"type": "sit_in", "player": t.totals.sitting_out[0]})
         post({"type": "rebuy", "player": rng.choice(names), "amount": 25})
     else:
         rich = max(names, key=lambda n: t.totals.stacks[names.index(n)])
@@ -366,6 +434,12 @@ GAMES = [
     ("seven_card_stud", {"ante": 2, "small_bet": 4, "big_bet": 8}),
     ("razz", {"bring_in": 1, "odd_chip": "carry"}),
     ("seven_card_stud_hi_lo", {"odd_chip": "carry"}),
+    ("deuce_to_seven_triple_draw", {"odd_chip": "carry"}),
+    ("deuce_to_seven_single_draw", {"ante": 1}),
+    ("badugi", {}),
+    ("omaha_hi_lo", {}),
+    ("omaha_hi_lo", {"betting": "pot_limit"}),
+    ("short_deck_holdem", {"small_blind": 0, "ante": 1}),
 ]
 
 
@@ -563,6 +637,6 @@ def test_the_examples_of_docs_hand_histories_are_what_the_app_reads_back() -> No
         fields = tomllib.loads(text)
         variants.add(fields["_variant"])
         phh.rebuild(text)  # refused if a stack is not what the lines make
-        if fields["variant"] in ("NT", "PO", "F7S", "FR", "F7S/8", "FO/8", "NS"):
+        if fields["variant"] in CODES.values():
             assert pokerkit_replay(text)[0] == fields["finishing_stacks"]
     assert variants == {game.variant for game in all_games()}

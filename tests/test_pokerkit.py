@@ -102,6 +102,7 @@ AUTOMATIONS = (
 )
 REOPENED_TOGETHER = "The player already acted and hence cannot raise in face of a non-full"
 SHORT_CALL = "Short all-in cannot be raised."
+R80_NO_LOW = "a low half with no low in its pot goes high"
 
 
 # each game played against PokerKit: its hole cards and PokerKit's hand type for it
@@ -114,6 +115,9 @@ GAMES: dict[str, tuple[int, type[StandardHighHand] | type[OmahaHoldemHand]]] = {
 DECKS: dict[str, tuple[Deck, tuple[str, ...]]] = {}
 # games whose table without a small blind has the dealer post the one blind (R87)
 BUTTON_BLIND: set[str] = set()
+# games split high and low (R80): PokerKit's low hand type for each
+# (tests/test_pokerkit_omaha_hi_lo.py adds R84's)
+LOW_HANDS: dict[str, Any] = {}
 
 
 @dataclass
@@ -216,8 +220,9 @@ def pokerkit_state(d: RandomDeal) -> State:
     # heads up the other, as PokerKit reverses the antes there)
     bba = r.get("big_blind_ante", 0)
     antes: int | dict[int, int] = {1: bba} if bba else r["ante"]
+    hand_types = (d.hand, *([LOW_HANDS[d.variant]] if d.variant in LOW_HANDS else []))
     return State(
-        AUTOMATIONS, DECKS.get(d.variant, (Deck.STANDARD,))[0], (d.hand,), tuple(streets),
+        AUTOMATIONS, DECKS.get(d.variant, (Deck.STANDARD,))[0], hand_types, tuple(streets),
         STRUCTURES[r["betting"]], not bba, antes, blinds, 0,
         tuple(pokerkit_order(d, d.stacks)), d.n, mode=Mode.CASH_GAME,
     )
@@ -469,7 +474,7 @@ def compare_stacks(t: Table, state: State, d: RandomDeal, holes: list[list[str]]
         if twice:  # PokerKit dealt both runs: its boards are ours
             assert dealt == boards, (d, dealt)
         theirs, carried, shared = shared_as_r7(state, holes, boards, d.rules["odd_chip"],
-                                               d.hand)
+                                               d.hand, LOW_HANDS.get(d.variant), differences)
         # a showdown after the river's betting, one deal in three (PokerKit ranks every hand
         # again to settle it itself, which costs more than the whole deal)
         if not shared and dealt == boards[:1] and d.seed % 3 == 0:
@@ -512,34 +517,62 @@ def pushed_by_pokerkit(state: State) -> list[int]:
 
 
 def shared_as_r7(state: State, holes: list[list[str]], boards: list[list[str]], odd_chip: str,
-                 hand: type[StandardHighHand] | type[OmahaHoldemHand] = StandardHighHand
+                 hand: type[StandardHighHand] | type[OmahaHoldemHand] = StandardHighHand,
+                 low: Any = None, differences: Differences | None = None
                  ) -> tuple[list[int], int, bool]:
-    """PokerKit's stacks with its pots (read once the betting is over) shared as R6, R7 and
-    R66 say: each pot halved between the ``boards`` as PokerKit halves it (its odd chip to
-    the first), each part among its best hands on its board by PokerKit's ``hand`` ranking,
-    odd chips one at a time from the dealer's left or carried; the chips carried; and whether
-    any part was shared by several winners."""
+    """PokerKit's stacks with its pots (read once the betting is over) shared as R6, R7, R66
+    and R80 say: each pot halved between the ``boards`` as PokerKit halves it (its odd chip to
+    the first); on a board where a ``low`` hand qualifies (R80), each part halved again, the
+    odd chip to the high half, the low half to the pot's best low, or to its best high hand
+    where none of its players has a low; each half among its best hands on its board by
+    PokerKit's ``hand`` ranking, odd chips one at a time from the dealer's left or carried.
+    Returns those stacks, the chips carried, and whether PokerKit's own pushing may differ
+    (a part shared by several winners or halved with an odd chip, or a low half with no low in
+    its pot: PokerKit shares that half among all the pot's players, counted in
+    ``differences``)."""
     theirs = list(state.stacks)
     carried = 0
-    shared = False
+    differs = False
     pots = list(state.pots)
     players = {i for pot in pots for i in pot.player_indices}
     ranked = [{i: hand.from_game("".join(holes[i]), "".join(board)) for i in players}
               for board in boards]
+    lows = [{i: low_or_none(low, holes[i], board) for i in players} if low else {}
+            for board in boards]
     for pot in pots:
         part, first = divmod(pot.amount, len(boards))
         for j in range(len(boards)):
             amount = part + (first if j == 0 else 0)
-            hands = {i: ranked[j][i] for i in pot.player_indices}
-            best = max(hands.values())
-            winners = [i for i in pot.player_indices if hands[i] == best]  # dealer's left first
-            shared = shared or (len(winners) > 1 and amount > 0)
-            share, odd = divmod(amount, len(winners))
-            for position, i in enumerate(winners):
-                extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
-                theirs[i] += share + extra
-            carried += odd if odd_chip == "carry" else 0
-    return theirs, carried, shared
+            halves = [(amount, ranked[j])]
+            if any(value is not None for value in lows[j].values()):
+                halves = [(amount - amount // 2, ranked[j]), (amount // 2, lows[j])]
+                # PokerKit halves the layers it merged (those whose hands left are the same),
+                # R80 each layer: an odd chip of a halving may land otherwise
+                differs = differs or amount % 2 == 1
+            for half, hands in halves:
+                eligible = [i for i in pot.player_indices if hands[i] is not None]
+                if not eligible:  # R80: a low half none of the pot's players has a low for
+                    hands, eligible = ranked[j], list(pot.player_indices)
+                    differs = differs or half > 0
+                    if differences is not None and half:
+                        differences.seen[R80_NO_LOW] += 1
+                best = max(hands[i] for i in eligible)
+                winners = [i for i in eligible if hands[i] == best]  # dealer's left first
+                differs = differs or (len(winners) > 1 and half > 0)
+                share, odd = divmod(half, len(winners))
+                for position, i in enumerate(winners):
+                    extra = 1 if odd_chip == "left_of_dealer" and position < odd else 0
+                    theirs[i] += share + extra
+                carried += odd if odd_chip == "carry" else 0
+    return theirs, carried, differs
+
+
+def low_or_none(low: Any, hole: list[str], board: list[str]) -> Any:
+    """The player's low by PokerKit's ``low`` hand type, or None where none qualifies."""
+    try:
+        return low.from_game("".join(hole), "".join(board))
+    except ValueError:
+        return None
 
 
 def run(count: int, seed: int, variant: str = "texas_holdem") -> Differences:

@@ -23,8 +23,10 @@ players) are shared as R6 and R7 say by PokerKit's own hand types (``StandardLow
 
 from __future__ import annotations
 
+import functools
 import random
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +42,7 @@ from pokerkit import (
     State,
 )
 from table_helpers import act
+from test_phh import SAME, SHORT_RAISE, check_deal_in_pokerkit
 from test_pokerkit import (
     AUTOMATIONS,
     Differences,
@@ -188,12 +191,15 @@ def draw(t: Table, state: State, d: RandomDeal, cards: Cards, step: dict[str, An
     return t
 
 
-def play(d: RandomDeal, differences: Differences) -> Table:
+def play(d: RandomDeal, differences: Differences,
+         dealt: Callable[[Cards], object] = lambda cards: None) -> Table:
+    """One random deal through both engines; ``dealt`` is told the cards it deals."""
     rng = random.Random(d.seed)
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     size = GAMES[d.variant][2]
     cards = Cards(rng, [[deck.pop() for _ in range(size)] for _ in range(d.n)], deck)
+    dealt(cards)
     names = [f"P{i}" for i in range(d.n)]
     t = new_table(d.variant, [{"name": n, "stack": s} for n, s in
                               zip(names, d.stacks, strict=True)], d.rules)
@@ -288,3 +294,37 @@ def test_r85_r86_a_thousand_deals_of_each_draw_game_match_pokerkit(variant: str)
     differences = run(1000, seed=31 + VARIANTS.index(variant), variant=variant)
     assert set(differences.played) >= played(variant), differences.played
     assert "no betting with one seat able to bet" in differences.seen, differences.seen
+
+
+# ------------------------------------------------------------------------- PHH
+def run_phh(count: int, seed: int, variant: str) -> tuple[Counter[str], Differences]:
+    """``count`` random deals, each exported under its PHH code (F2L3D, N2L1D, FB) and
+    replayed in PokerKit's ``HandHistory`` (tests/test_phh.py's check): the cards dealt and
+    drawn are ``??`` but where the hand shown says them (docs/hand-histories.md)."""
+    differences = Differences()
+    seen: Counter[str] = Counter()
+    rng = random.Random(seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i in range(count):
+            d = random_draw_deal(rng, seed * 100_000 + i, variant)
+            before = differences.uncounted_raises
+            rng_cards: list[Cards] = []
+            t = play(d, differences, rng_cards.append)
+            check_deal_in_pokerkit(t, differences.uncounted_raises - before, seen,
+                                   functools.partial(shared_as_r7, d=d, cards=rng_cards[0]))
+    return seen, differences
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r85_r86_every_exported_draw_deal_replays_in_pokerkit(variant: str) -> None:
+    seen, differences = run_phh(40, seed=51 + VARIANTS.index(variant), variant=variant)
+    assert seen[SAME] > 60 and differences.played["showdown"] > 5, (seen, differences.played)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r85_r86_hundreds_of_exported_draw_deals_replay_in_pokerkit(variant: str) -> None:
+    seen, differences = run_phh(600, seed=61 + VARIANTS.index(variant), variant=variant)
+    assert differences.played["showdown"] > 300, differences.played
+    assert seen[SHORT_RAISE] < seen[SAME] / 50, seen  # the allowance stays the exception

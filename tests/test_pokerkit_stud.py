@@ -24,8 +24,10 @@ The deals that meet it are counted.
 
 from __future__ import annotations
 
+import functools
 import random
 import warnings
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +44,7 @@ from pokerkit import (
     State,
 )
 from table_helpers import act
+from test_phh import SAME, check_deal_in_pokerkit
 from test_pokerkit import (
     AUTOMATIONS,
     Differences,
@@ -50,6 +53,7 @@ from test_pokerkit import (
     compare_legal,
     idle_check,
     pokerkit_order,
+    shared_as_r7,
 )
 
 from dealer_assist.core.cards import FULL_DECK
@@ -189,37 +193,16 @@ def compare_stacks(t: Table, state: State, sd: StudDeal, differences: Difference
     assert deal.carry == carried, d
 
 
-def ranked(kind: Any, cards: list[str]) -> Any:
-    try:
-        return kind.from_game("".join(cards))
-    except ValueError:  # no low qualifies
-        return None
-
-
 def shared_as_r80(state: State, sd: StudDeal, differences: Differences
                   ) -> tuple[list[int], int]:
+    """PokerKit's pots shared as R6, R7 and R80 say: tests/test_pokerkit.py's sharing, each
+    player's seven cards with no board."""
     d = sd.deal
     _, kinds = GAMES[d.variant]
-    theirs = list(state.stacks)
-    carried = 0
-    pots = list(state.pots)
-    players = {i for pot in pots for i in pot.player_indices}
-    hands = [{i: ranked(kind, sd.cards[(1 + i) % d.n]) for i in players} for kind in kinds]
-    split = len(kinds) > 1 and any(h is not None for h in hands[1].values())
-    for pot in pots:
-        halves = [pot.amount - pot.amount // 2, pot.amount // 2] if split else [pot.amount]
-        for half, by in zip(halves, (0, 1), strict=False):
-            eligible = [i for i in pot.player_indices if hands[by][i] is not None]
-            if not eligible:  # R80: a half no low of this pot qualifies for goes high
-                differences.seen["a low half with no low in its pot goes high"] += 1
-                by, eligible = 0, list(pot.player_indices)
-            best = max(hands[by][i] for i in eligible)
-            winners = [i for i in eligible if hands[by][i] == best]  # dealer's left first
-            share, odd = divmod(half, len(winners))
-            for position, i in enumerate(winners):
-                extra = 1 if d.rules["odd_chip"] == "left_of_dealer" and position < odd else 0
-                theirs[i] += share + extra
-            carried += odd if d.rules["odd_chip"] == "carry" else 0
+    holes = [sd.cards[(1 + i) % d.n] for i in range(d.n)]
+    low = kinds[1] if len(kinds) > 1 else None
+    theirs, carried, _ = shared_as_r7(state, holes, [[]], d.rules["odd_chip"], kinds[0], low,
+                                      differences)
     return theirs, carried
 
 
@@ -251,50 +234,13 @@ def test_r80_r81_r82_r83_thousands_of_deals_of_each_stud_game_match_pokerkit(var
 
 
 # ------------------------------------------------------------------------- PHH
-def replays_in_pokerkit(t: Table, sd: StudDeal, differences: Differences, uncounted: int
-                        ) -> None:
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_r81_r82_r83_every_exported_stud_deal_replays_in_pokerkit(variant: str) -> None:
     """The deal exported under its PHH code (F7S, FR, F7S/8), the dealer's view and the
     public one, loads in PokerKit's ``HandHistory`` and replays to our stacks; where R7 or
     R80 share odd chips otherwise, PokerKit's pots shared as they say give our stacks."""
-    from test_phh import pokerkit_replay
-
-    from dealer_assist.services import phh
-
-    deal = t.deal
-    assert deal is not None and t.deal_over
-    records = [a.to_json() for a in t.actions]
-    base = Table.from_setup(t.setup).totals
-    ours = [deal.players[s].stack for s in phh.phh_order(deal, True)]
-    for full in (True, False):
-        fields = phh.deal_fields(t.setup, base, records, number=1, started=None, full=full,
-                                 first=[])
-        assert fields["variant"] == t.game.phh_codes["fixed_limit"]
-        assert fields["finishing_stacks"] == ours
-        text = phh.dumps(fields)
-        try:
-            theirs, settled = pokerkit_replay(text)
-        except (ValueError, KeyError):
-            # R5: a fixed-limit all-in raise for less than a full raise is no raise, where
-            # PokerKit counts it: it refuses a raise R5 still allows (or, replaying the hand,
-            # stops on an unknown card it dealt itself), and cannot go on
-            assert uncounted, (sd.deal, text)
-            differences.seen["PHH: a short all-in raise is no raise"] += 1
-            continue
-        if theirs == ours:
-            differences.played["PHH replayed to our stacks"] += 1
-            continue
-        _, settled = pokerkit_replay(text, keep_settled=True)
-        if uncounted and sum(settled.statuses) <= 1:  # PokerKit folded a raise R5 let be
-            differences.seen["PHH: a short all-in raise is no raise"] += 1
-            continue
-        shared, carried = shared_as_r80(settled, sd, differences)
-        assert (shared, carried) == (ours, deal.carry), (sd.deal, text, theirs)
-        differences.played["PHH odd chips as R7 and R80"] += 1
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_r81_r82_r83_every_exported_stud_deal_replays_in_pokerkit(variant: str) -> None:
     differences = Differences()
+    seen: Counter[str] = Counter()
     rng = random.Random(41)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -302,5 +248,7 @@ def test_r81_r82_r83_every_exported_stud_deal_replays_in_pokerkit(variant: str) 
             sd = random_stud_deal(rng, 4_100_000 + i, variant)
             before = differences.uncounted_raises
             t = play(sd, differences)
-            replays_in_pokerkit(t, sd, differences, differences.uncounted_raises - before)
-    assert differences.played["PHH replayed to our stacks"] > 60, differences.played
+            check_deal_in_pokerkit(t, differences.uncounted_raises - before, seen,
+                                   functools.partial(shared_as_r80, sd=sd,
+                                                     differences=differences))
+    assert seen[SAME] > 60, seen

@@ -3,6 +3,7 @@ different suits and ranks, aces low."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from dealer_assist.core.lowhands import LowRule
@@ -16,6 +17,7 @@ class Badugi(DeuceToSevenTripleDraw):
     summary = "Four cards, three draws: the lowest hand of four suits wins, aces low."
     hand_size: ClassVar[int] = 4
     hand_types: ClassVar[tuple[HandType, ...]] = (LowHand(LowRule.FOUR_SUITS),)
+    phh_codes: ClassVar[Mapping[str, str]] = {"fixed_limit": "FB"}
 
 
 __all__ = ["Badugi"]

@@ -19,6 +19,7 @@ class DeuceToSevenSingleDraw(DeuceToSevenTripleDraw):
     betting_structures = (Betting.NO_LIMIT,)
     rule_defaults: ClassVar[Mapping[str, Any]] = {"ante": 0, "betting": Betting.NO_LIMIT}
     round_names = ("Before the draw", "After the draw")
+    phh_codes: ClassVar[Mapping[str, str]] = {"no_limit": "N2L1D"}
 
     def betting_rounds(self) -> list[Phase]:
         return [BettingPhase(0, early=True, preflop=True), BettingPhase(1, early=False)]

@@ -44,6 +44,7 @@ class DeuceToSevenTripleDraw(Game):
     round_names: tuple[str, ...] = ("Before the first draw", "After the first draw",
                                     "After the second draw", "After the third draw")
     hand_types: ClassVar[tuple[HandType, ...]] = (LowHand(LowRule.DEUCE_TO_SEVEN),)
+    phh_codes: ClassVar[Mapping[str, str]] = {"fixed_limit": "F2L3D"}
 
     def betting_rounds(self) -> list[Phase]:
         """Four rounds: small bets in the first two, big bets in the last two (R86)."""

@@ -34,6 +34,7 @@ from dealer_assist.core.actions import BETWEEN_DEAL_TYPES, Action
 from dealer_assist.core.betting import limits
 from dealer_assist.core.cards import parse_card
 from dealer_assist.core.deal import Deal, PlayerStatus, Totals
+from dealer_assist.core.draws import DrawPhase, WholeHandShowdown
 from dealer_assist.core.errors import DealerAssistError, ImportRefusedError
 from dealer_assist.core.game import Game
 from dealer_assist.core.phases import NextPhase
@@ -102,7 +103,7 @@ def deal_fields(setup: TableSetup, base: Totals, records: Sequence[dict[str, Any
                               table))
     end = steps[-1].after.deal if steps else deal
     assert end is not None
-    writer = _Lines(order, end, full, family)
+    writer = _Lines(game, order, end, full, family)
     for step in steps:
         writer.add(step)
     fields: dict[str, Any] = {"variant": code or OWN_CODE_PREFIX + game.variant}
@@ -163,8 +164,27 @@ def plays_as_phh(game: Game) -> bool:
 
 
 def hole_cards(game: Game) -> int:
-    """How many hole cards each player of such a game is dealt: what its showdown shows."""
-    return next(p.hole for p in game.phases if isinstance(p, CardsShowdown))
+    """How many hole cards each player of such a game is dealt: what its showdown shows (a
+    draw game's, the whole hand, R85)."""
+    return next(p.hole if isinstance(p, CardsShowdown) else p.down for p in game.phases
+                if isinstance(p, CardsShowdown | WholeHandShowdown))
+
+
+def known_draws(final: Sequence[str], draws: Sequence[int], size: int
+                ) -> tuple[list[str] | None, list[list[str] | None]]:
+    """R85: the hand a player was dealt and the cards of each of their draws, where the hand
+    shown at the showdown (``final``, else empty) says them; None where it does not. The app
+    records how many cards each draw took, never which: a hand stood pat from a draw on was
+    the hand shown, and a draw of the whole hand dealt the hand after it; any other draw
+    hides which cards were kept."""
+    hand: list[str] | None = list(final) if len(final) == size else None
+    drawn: list[list[str] | None] = [None] * len(draws)
+    for index in reversed(range(len(draws))):
+        if draws[index] == size:
+            drawn[index], hand = hand, None
+        elif draws[index]:
+            hand = None
+    return hand, drawn
 
 
 def phh_order(deal: Deal, family: bool) -> list[int]:
@@ -207,12 +227,15 @@ def forced_bets(deal: Deal, order: list[int], family: bool) -> tuple[list[int], 
 class _Lines:
     """The action lines of one deal, record by record."""
 
-    def __init__(self, order: list[int], end: Deal, full: bool, family: bool) -> None:
+    def __init__(self, game: Game, order: list[int], end: Deal, full: bool, family: bool
+                 ) -> None:
+        self.game = game
         self.number = {seat: k + 1 for k, seat in enumerate(order)}
         self.order = order
         self.end = end  # the deal after its last record: the cards as they ended
         self.full = full
         self.family = family
+        self.draws = any(isinstance(p, DrawPhase) for p in game.phases)
         self.lines: list[str] = []
         self.betting_end = 0  # where PHH's showdown goes: after the last betting line
         self.shown = 0  # the hands shown there so far (tabled at the all-in, R67, first)
@@ -235,6 +258,8 @@ class _Lines:
             self.bet_line(f"{self.actor(deal, action.player)} cbr {most}")
         elif kind == "bring_in":
             self.bet_line(f"{self.actor(deal, action.player)} pb")
+        elif kind == "discard" and self.family:
+            self.draw(step)
         elif kind == "reveal" and self.family and isinstance(phase, UpCardStreet):
             self.deal_up_cards(step)
         elif kind == "reveal":
@@ -287,12 +312,40 @@ class _Lines:
         cards the dealer entered (at the showdown), the public's never (they show at ``sm``)."""
         count = hole_cards(game)
         for seat in self.order:
-            cards = self.end.players[seat].cards if self.full else []
-            shown = cards if len(cards) == count else ["?"] * count
+            cards = (self.known(seat)[0] or []) if self.draws else self.end.players[seat].cards
+            shown = cards if self.full and len(cards) == count else ["?"] * count
             self.lines.append(f"d dh p{self.number[seat]} {card_text(shown)}")
         self.betting_end = len(self.lines)
         if deal.bomb_pot:
             self.bomb_pot_checks(deal)
+
+    def known(self, seat: int) -> tuple[list[str] | None, list[list[str] | None]]:
+        """R85: the cards a player of a draw game was dealt, and at each draw, where their
+        hand shown says them (:func:`known_draws`)."""
+        player = self.end.players[seat]
+        return known_draws(player.cards, player.draws, hole_cards(self.game))
+
+    def draw(self, step: Step) -> None:
+        """R85: a player's draw, PHH's ``sd`` with the cards thrown (never entered: ``??``
+        each); once everyone still in has drawn, the cards dealt for them, a line a player
+        who drew (the dealer's view has those the hand shown says, :func:`known_draws`). A
+        draw is dealt before the showdown's hands are shown: the betting's end for them."""
+        deal, after = step.before.deal, step.after.deal
+        assert deal is not None and after is not None
+        count = step.action.count or 0
+        thrown = f" {card_text(['?'] * count)}" if count else ""
+        self.bet_line(f"{self.actor(deal, step.action.player)} sd{thrown}")
+        phase = step.before.current_phase
+        assert isinstance(phase, DrawPhase)
+        if step.after.current_phase is phase:
+            return  # others still to draw
+        for seat in self.order:
+            draws = after.players[seat].draws
+            if len(draws) <= phase.index or not draws[phase.index]:
+                continue
+            cards = self.known(seat)[1][phase.index] if self.full else None
+            dealt = cards or ["?"] * draws[phase.index]
+            self.bet_line(f"d dh p{self.number[seat]} {card_text(dealt)}")
 
     def deal_up_cards(self, step: Step) -> None:
         """R81: a street of up cards is PHH's hole dealing, a line a player still in: the
@@ -716,8 +769,10 @@ class _Reader:
             except (ValueError, IndexError, KeyError):
                 raise ImportRefusedError(f"{self.where} cannot be read: {raw[:60]!r}."
                                          ) from None
-            # the hole cards PHH deals a line a player are one record (next)
-            dealing = words[:2] == ["d", "dh"] and (body is None or body["type"] == "next")
+            # the hole cards PHH deals a line a player are one record (next), and a draw's
+            # cards part of its players' discards (R85)
+            hole = words[:2] == ["d", "dh"] and (body is None or body["type"] == "next")
+            dealing = hole or words[1:2] == ["sd"]
             if body is not None:
                 self.push(body)
             if (shown or extra) and self.step_kind() == "showdown" and not any(
@@ -753,6 +808,9 @@ class _Reader:
             return body
         if verb == "pb":
             return {"type": "bring_in", "player": name}
+        if verb == "sd":  # R85: a draw, the cards thrown counted (never entered)
+            return {"type": "discard", "player": name,
+                    "count": len(split_cards(args[0])) if args else 0}
         if verb == "dh" and dealing:
             return None
         if verb == "dh" and kind == "next":
