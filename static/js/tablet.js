@@ -325,7 +325,8 @@
       const res = DA.resultEl(s, "summary");
       if (res) el.append(res);
     }
-    const details = s.result ? DA.resultEl(s, "details") : null;
+    // every hand of the result beside the felt where it fits there (no table of lines)
+    const details = s.result && !handsBeside(s) ? DA.resultEl(s, "details") : null;
     if (kind === "start_deal") { // between.js: the between-deal screen
       el.append(DA.betweenDeals(s, { act, render, showError, showQr }));
       if (details) el.append(details);
@@ -393,6 +394,13 @@
   }
 
   // ------------------------------------------------------------------ the rest of the page
+  /* A deal's hands (each one's high and low, R80) under the felt, in view beside the next
+   * deal's choices, where the result names no lines (a grid's table of lines keeps the
+   * actions' width). */
+  function handsBeside(s) {
+    return !!(s.result && s.result.hands && !s.result.lines);
+  }
+
   function playersEl(s) {
     const list = clear($("players"));
     for (const p of s.players || []) {
@@ -429,6 +437,9 @@
     const chances = DA.equityEl(s);
     clear($("equity"));
     if (chances) $("equity").append(chances);
+    const hands = handsBeside(s) ? DA.resultEl(s, "details") : null;
+    clear($("result-beside"));
+    if (hands) $("result-beside").append(hands);
     playersEl(s);
     clear($("actions")).append(actionsPanel(s));
     clear($("log-wrap")).append(DA.logEl(s, 10));
