@@ -4,7 +4,8 @@ drawing player's own place on the felt (N from the server: 5, or 4 in Badugi), e
 draws on every screen, the showdown's whole hands entered in each player's place (one mucked),
 and the result with the hands face up. With ``DEALER_ASSIST_SCREENSHOTS=<folder>`` a draw of
 2-7 Triple Draw and Badugi's showdown are saved in every view and theme
-(``<view>-triple-draw-<theme>.png``, ``<view>-badugi-showdown-<theme>.png``)."""
+(``<view>-triple-draw-<theme>.png``, ``<view>-badugi-showdown-<theme>.png``); the tablet's draw
+is looked at 390 px wide too, as a dealer dealing from a phone sees it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.look import problems
 from browser.test_all_in_page import look
 
 pytestmark = pytest.mark.browser
@@ -83,6 +85,11 @@ def test_r85_a_whole_draw_deal_tapped_on_the_tablet_in_each_players_place(
             expect(t.locator("#turn")).to_have_text(name)
             if variant == "deuce_to_seven_triple_draw" and index == 1 and name == "Cy":
                 found += look(pages, "triple-draw", cells=[])
+                # a dealer dealing from a phone: six buttons in the place, no sideways scroll
+                t.set_viewport_size({"width": 390, "height": 844})
+                found += [f"tablet at 390 px: {p}" for p in
+                          problems(t, instruction_min=250, with_axe=False)]
+                t.set_viewport_size({"width": 1024, "height": 768})
             count = plan[name][index]
             button = f'{place} button[data-action="discard"][data-count="{count}"]'
             expect(t.locator(button)).to_have_accessible_name(
