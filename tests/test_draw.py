@@ -209,6 +209,18 @@ def test_r86_player_ranges_and_no_straddle_or_big_blind_ante() -> None:
         new_table(BADUGI, ["Ann", "Bob"], {"big_blind_ante": 2})
 
 
+def test_r85_the_pages_read_the_hand_size_the_draw_buttons_go_up_to() -> None:
+    """The felt draws each hand face down from the metadata's ``hand_size``; the step's
+    ``max`` (the tablet's last draw button) is the same count: 5, or 4 in Badugi."""
+    from dealer_assist.games.registry import game_class
+
+    for variant, size in ((TRIPLE, 5), (SINGLE, 5), (BADUGI, 4)):
+        assert game_class(variant).metadata()["hand_size"] == size
+        t = checks(dealt(variant))
+        assert t.step()["kind"] == "discard" and t.step()["max"] == size
+    assert "hand_size" not in game_class("texas_holdem").metadata()
+
+
 # ------------------------------------------------------------------ R88 and the API
 def test_r88_the_draw_games_are_on_the_dealers_choice_menu_with_their_player_range() -> None:
     from dealer_assist.services.dealers_choice import next_game_choices

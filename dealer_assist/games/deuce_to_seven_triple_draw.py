@@ -58,6 +58,12 @@ class DeuceToSevenTripleDraw(Game):
                 WholeHandShowdown(self.hand_size, self.hand_types), EndPhase()]
 
     @classmethod
+    def metadata(cls) -> dict[str, Any]:
+        """The game's metadata and the cards of a hand, which the felt draws face down in
+        each player's place until the showdown (R85)."""
+        return {**super().metadata(), "hand_size": cls.hand_size}
+
+    @classmethod
     def check_rules(cls, rules: HouseRules) -> None:
         if rules.big_blind_ante or rules.straddle:  # R88
             raise SetupError(f"{cls.name} has no big-blind ante or straddle (R88): only the "

@@ -187,24 +187,72 @@ const DA = (() => {
     if (!placesBox) return;
     clear(placesBox);
     for (const place of g.places || []) placesBox.append(placeEl(s, place, entry));
-    for (const hand of (entry && entry.hands) || []) placesBox.append(handPlace(hand, entry));
+    // where each player has a place on the felt (R85), a hand being entered is entered there
+    const onRows = g.layout.kind === "hands" ? new Set((s.players || []).map((p) => `p:${p.name}`)) : new Set();
+    for (const hand of (entry && entry.hands) || []) if (!onRows.has(hand.id)) placesBox.append(handPlace(hand, entry));
   }
 
   /* A hand being entered: its places (or, where the dealer knows them already, its cards),
    * and where the step allows it a Muck tap (R6): pressed, the hand is given up unseen. */
   function handPlace(hand, entry) {
-    const mucked = !!(hand.muck && hand.muck.mucked);
-    const cards = mucked ? [h("span.place-mucked", { text: "Mucked: loses, cards unseen" })]
-      : hand.slots.length ? hand.slots.map((id) => slotEl(id, null, entry))
-        : hand.known.map((c) => h("span.place-card", null, cardEl(c)));
-    const box = placeBox(hand.title, hand.id, cards);
-    if (hand.muck) {
-      box.classList.toggle("mucked", mucked);
-      box.append(h("button.btn.muck", { type: "button", "aria-pressed": String(mucked),
-        "aria-label": `Muck ${hand.title}`, dataset: { muck: hand.muck.name },
-        onclick: () => entry.onMuck(hand.muck.name) }, "Muck"));
-    }
+    return withMuck(placeBox(hand.title, hand.id, handCards(hand, entry)), hand, entry);
+  }
+
+  function handCards(hand, entry) {
+    if (hand.muck && hand.muck.mucked) return [h("span.place-mucked", { text: "Mucked: loses, cards unseen" })];
+    return hand.slots.length ? hand.slots.map((id) => slotEl(id, null, entry))
+      : hand.known.map((c) => h("span.place-card", null, cardEl(c)));
+  }
+
+  function withMuck(box, hand, entry) {
+    if (!hand.muck) return box;
+    const mucked = !!hand.muck.mucked;
+    box.classList.toggle("mucked", mucked);
+    box.append(h("button.btn.muck", { type: "button", "aria-pressed": String(mucked),
+      "aria-label": `Muck ${hand.title}`, dataset: { muck: hand.muck.name },
+      onclick: () => entry.onMuck(hand.muck.name) }, "Muck"));
     return box;
+  }
+
+  /* "drew 2, pat": how many a player drew at each draw so far (R85), everyone's to see. */
+  function drawsWords(p) {
+    return (p.draws || []).length ? `drew ${p.draws.map((n) => (n ? String(n) : "pat")).join(", ")}` : "";
+  }
+
+  /* Where the players hold all their cards (R85, the draw games): a place a player dealt in,
+   * their hand face down (``hand_size`` backs, from the game's metadata; the faces once
+   * shown), how many they drew at each draw so far, and at the showdown the hand's places
+   * to enter with its Muck tap (``entry.hands``). Each place's empty ``.hand-act`` is for
+   * the page's own taps (the tablet's draw buttons). */
+  function handsEl(s, g, entry) {
+    const el = h("div.hands-felt", { role: "group", "aria-label": "Each player's hand" });
+    const entering = new Map(((entry && entry.hands) || []).map((x) => [x.id, x]));
+    const dealing = !between(s);
+    const winners = new Set((s.result && s.result.winners) || []);
+    for (const p of s.players || []) {
+      // in a deal, every player dealt in; after it, the last deal's hands as they ended
+      if (dealing ? p.status === "out" : !(p.draws || []).length && !(p.hand || []).length) continue;
+      const id = `p:${p.name}`;
+      const hand = entering.get(id);
+      const gone = !hand && ["folded", "mucked"].includes(p.status);
+      const faces = p.hand && p.hand.length ? p.hand : Array(g.hand_size || 0).fill(null);
+      const cards = hand ? handCards(hand, entry)
+        : gone ? [h("span.hand-gone", { text: STATUS_WORDS[p.status] })]
+          : faces.map((c) => h("span.hand-card", null, cardEl(c, "small")));
+      const drew = drawsWords(p);
+      const box = h(`div.place.hand-place.status-${dealing ? p.status : "idle"}`,
+        { dataset: { place: id, player: p.name }, role: "group", "aria-label": `${p.name}'s hand` },
+        h("span.hand-head", null, h("span.place-title", { text: p.name }),
+          drew ? h("span.hand-draws", { text: drew }) : null),
+        h("span.place-cards", null, cards),
+        h("div.hand-act"));
+      if (hand) withMuck(box, hand, entry).classList.add("entering");
+      box.classList.toggle("turn", !!(s.step && s.step.player === p.name));
+      box.classList.toggle("win", winners.has(p.name));
+      el.append(box);
+    }
+    if (!el.children.length) el.append(h("p.up-empty", { text: "Each player's hand shows here once the cards are dealt." }));
+    return el;
   }
 
   function layoutEl(s, g, entry) {
@@ -252,6 +300,7 @@ const DA = (() => {
       return cell;
     };
     if (layout.kind === "up_cards") return upCardsEl(s, grid, entry, place, marked);
+    if (layout.kind === "hands") return handsEl(s, g, entry);
     cells.forEach((c, i) => {
       const known = board ? ((grid.board || [])[i] ?? grid.cells[c]) : grid.cells[c];
       el.append(place(c, known, (board ? layout.marks : grid.marks || {})[c] || ""));
@@ -423,9 +472,7 @@ const DA = (() => {
       bits.push(h("span.player-cards", { text: `${p.cards ?? 0} ${stake}${p.cards === 1 ? "" : "s"}` }));
     }
     // how many each player drew at each draw (R85), everyone's to see
-    if ((p.draws || []).length && !between(s)) {
-      bits.push(h("span.player-draws", { text: `drew ${p.draws.map((n) => (n ? String(n) : "pat")).join(", ")}` }));
-    }
+    if ((p.draws || []).length && !between(s)) bits.push(h("span.player-draws", { text: drawsWords(p) }));
     const chance = equityBit(s, p);
     if (chance) bits.push(chance);
     li.append(h("div.player-sub", null, bits.concat(extra.filter(Boolean))));
@@ -818,7 +865,7 @@ const DA = (() => {
     h, clear, parseCard, parseCards, cardEl, cardRow, cardWords, cardShort, rankText, lineName, lineOfCard,
     cellWords, game, perCard, dealWords, GAMES, RULES_VOCABULARY, between,
     chips, signed, drawFelt, potsEl, resultEl, logEl, statusWord, tokenKey, connectLive, follow,
-    equityEl, equityBit, postedEl,
+    equityEl, equityBit, postedEl, drawsWords,
     applyPatch, fetchState, HttpError, playerItem, betBit, drawBoard,
     RANKS, SUITS, SUIT,
   };

@@ -288,6 +288,7 @@
     // the game's own deck (R87's 36 cards), as its metadata says
     const deckRanks = DA.game(s.variant).deck_ranks;
     const ranksOffered = deckRanks ? DA.RANKS.filter((r) => deckRanks.includes(r)) : DA.RANKS;
+    el.style.setProperty("--ranks", String(ranksOffered.length)); // a column a rank
     if (rankOnly) {
       const ranks = h("div.rank-row");
       for (const r of ranksOffered) {

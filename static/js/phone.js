@@ -81,6 +81,8 @@
       bits.push(h("span.me-cards", { text: `${p.cards ?? 0} live ${stake}${p.cards === 1 ? "" : "s"}` }));
     }
     if (p.bet) bits.push(DA.betBit(s, p));
+    const drew = DA.drawsWords(p); // R85: how many they drew at each draw so far
+    if (drew && !DA.between(s)) bits.push(h("span.me-draws", { text: drew }));
     const chance = DA.equityBit(s, p); // R67: once the hands are tabled
     if (chance) bits.push(chance);
     const cost = callCost(s, p);
@@ -96,7 +98,7 @@
 
   // "Your turn": a vibration where the phone supports it and a flash, once a turn; only where
   // the player decides (not while the dealer deals them cards)
-  const DECIDES = new Set(["bet", "buy", "pay", "draw"]);
+  const DECIDES = new Set(["bet", "buy", "pay", "draw", "discard"]);
   function myTurn(s, p) {
     return !!p && s.step.player === p.name && DECIDES.has(s.step.kind);
   }

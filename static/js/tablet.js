@@ -325,7 +325,8 @@
       const res = DA.resultEl(s, "summary");
       if (res) el.append(res);
     }
-    const details = s.result ? DA.resultEl(s, "details") : null;
+    // every hand of the result beside the felt where it fits there (no table of lines)
+    const details = s.result && !handsBeside(s) ? DA.resultEl(s, "details") : null;
     if (kind === "start_deal") { // between.js: the between-deal screen
       el.append(DA.betweenDeals(s, { act, render, showError, showQr }));
       if (details) el.append(details);
@@ -341,14 +342,8 @@
           h("span.buy-count", { text: String(n) }), h("span.buy-cost", { text: n ? `${cost} chip${cost === 1 ? "" : "s"}` : "none" })));
       }
       el.append(h("div.panel-title", { text: `${step.player} buys` }), row);
-    } else if (kind === "discard") { // R85: one tap a player, 0 (stands pat) to the hand's size
-      const row = h("div.buy-row");
-      for (let n = 0; n <= (step.max ?? 0); n++) {
-        row.append(h("button.btn.buy", { type: "button", dataset: { action: "discard", count: n }, onclick: () => act({ type: "discard", player: step.player, count: n }) },
-          h("span.buy-count", { text: String(n) }), h("span.buy-cost", { text: n ? (n === 1 ? "card" : "cards") : "pat" }),
-          h("span.sr-only", { text: n ? `${step.player} draws ${n}` : `${step.player} stands pat` })));
-      }
-      el.append(h("div.panel-title", { text: `${step.player} draws` }), row);
+    } else if (kind === "discard") { // R85: the draw buttons are in the player's place
+      el.append(h("p.notice.draw-hint", { text: `Tap how many ${step.player} draws in ${step.player}'s place on the felt.` }));
     } else if (ENTRY_STEPS.has(kind)) {
       entryPanel(s, el);
     } else if (kind === "next") {
@@ -379,7 +374,33 @@
     return el;
   }
 
+  /* R85: in the place of the player to draw, one tap a count, 0 (stands pat) to the most
+   * the step allows (the hand's size). */
+  function drawButtons(s) {
+    const step = s.step;
+    if (!token || step.kind !== "discard" || !step.player) return;
+    const slot = document.querySelector(`#grid .hand-place[data-player="${CSS.escape(step.player)}"] .hand-act`);
+    if (!slot) return;
+    const row = h("div.draw-row", { role: "group", "aria-label": `How many ${step.player} draws` });
+    for (let n = 0; n <= (step.max ?? 0); n++) {
+      const word = n ? (n === 1 ? "card" : "cards") : "pat";
+      // named "Ann draws 2 cards", "Ann draws 0 \u2014 stands pat": the visible words within
+      row.append(h("button.btn.draw-count", { type: "button", dataset: { action: "discard", count: n },
+        onclick: () => act({ type: "discard", player: step.player, count: n }) },
+      h("span.sr-only", { text: `${step.player} draws ` }), h("span.draw-n", { text: String(n) }),
+      n ? null : h("span.sr-only", { text: " \u2014 stands" }), h("span.draw-word", { text: ` ${word}` })));
+    }
+    slot.append(row);
+  }
+
   // ------------------------------------------------------------------ the rest of the page
+  /* A deal's hands (each one's high and low, R80) under the felt, in view beside the next
+   * deal's choices, where the result names no lines (a grid's table of lines keeps the
+   * actions' width). */
+  function handsBeside(s) {
+    return !!(s.result && s.result.hands && !s.result.lines);
+  }
+
   function playersEl(s) {
     const list = clear($("players"));
     for (const p of s.players || []) {
@@ -411,10 +432,14 @@
     const felt = dealing ? DA.entry.feltEntry(s) : null;
     DA.drawFelt(s, $("grid"), $("places"), felt);
     if (felt) DA.entry.markFelt(document.querySelector(".area-grid"));
+    drawButtons(s);
     clear($("pots")).append(DA.potsEl(s));
     const chances = DA.equityEl(s);
     clear($("equity"));
     if (chances) $("equity").append(chances);
+    const hands = handsBeside(s) ? DA.resultEl(s, "details") : null;
+    clear($("result-beside"));
+    if (hands) $("result-beside").append(hands);
     playersEl(s);
     clear($("actions")).append(actionsPanel(s));
     clear($("log-wrap")).append(DA.logEl(s, 10));
