@@ -87,9 +87,12 @@
     const playing = breakNow ? c.next_level : c.stage;
     $("blinds").textContent = playing ? T.blindsText(playing) : "";
     $("ante").textContent = playing ? T.anteText(playing) : "";
-    $("next-level").textContent = c.next_level && !breakNow ? T.levelText(c.next_level) : breakNow ? "\u2014" : "Last level";
+    const next = breakNow ? null : c.next_level;
+    $("next-level").textContent = next ? T.blindsText(next) : breakNow ? "\u2014" : "Last level";
+    $("next-ante").textContent = next ? T.anteText(next) : "";
     const b = T.breakIn(view, now);
     $("next-break").textContent = b === null ? "None" : `in ${T.clockText(b)}`;
+    $("break-at").textContent = b === null ? "" : `${c.next_break.break} minutes`;
     $("players").textContent = `${T.number(s.players_left)} of ${T.number(s.entries)}`;
     $("average").textContent = T.number(s.average_stack);
     $("pool").textContent = T.number(s.prize_pool);
