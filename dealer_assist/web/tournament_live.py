@@ -10,6 +10,7 @@ from typing import Any
 from flask import current_app
 from flask_socketio import emit
 
+from dealer_assist.web import off_loop
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import base_url, get_db, get_socketio, get_tournaments
 from dealer_assist.web.rooms import table_rooms
@@ -61,6 +62,7 @@ def tournament_to_joiner(table_id: str) -> None:
         link = get_tournaments().tournament_of(get_db(), table_id)
         if link is not None:
             emit("tournament", public_state(link[0]))
+            off_loop.let_others_run()  # out now, as on_join_tournament's
     except Exception:
         log.exception("Table %s: its tournament's state did not go to a joining screen.",
                       table_id)

@@ -1,9 +1,13 @@
 /* A tournament's clock on a screen (R90): the big-screen clock page (clock.js) and the bar on
- * each of its tables' tablets and phones. The server keeps the clock; a screen shows the
- * figures of the last state it received (``clock.seconds_left``, ``next_break.in_seconds``)
- * less the time since it received them, while the clock runs. Every ``tournament`` event
- * brings new figures; when a level's time is up the screen asks the server again, so it never
- * guesses the level after. Server text only ever goes through textContent. */
+ * each of its tables' tablets and phones. The server keeps the clock; its figures
+ * (``clock.seconds_left``, ``next_break.in_seconds``) are as of ``clock.at``, the server's
+ * time when it read them. A screen counts down from that moment on the server's time, which
+ * it learns from each answer to its own requests (the answer with the shortest round trip:
+ * off by at most half of it), so a state that was slow to arrive (a room of screens joining
+ * at once) is still right; before any answer, from the moment the state arrived. Every
+ * ``tournament`` event brings new figures; when a level's time is up the screen asks the
+ * server again, so it never guesses the level after. Server text only ever goes through
+ * textContent. */
 "use strict";
 
 const DA_TOURNAMENT = (() => {
@@ -47,6 +51,22 @@ const DA_TOURNAMENT = (() => {
     return [blindsText(level), anteText(level)].filter(Boolean).join(" \u00b7 ");
   }
 
+  // ------------------------------------------------------------------ the server's time
+  let offset = null; // the server's clock less this device's, in ms
+  let best = { trip: Infinity, at: 0 };
+  function wall(now) {
+    return performance.timeOrigin + now;
+  }
+  /* An answer read at the server's ``at`` (seconds) to a request sent at ``sent`` and
+   * answered at ``back`` (performance.now()): kept if its round trip is the shortest yet,
+   * an old one's counted 1 ms longer for each second since (the two clocks drift apart). */
+  function noteServerTime(at, sent, back) {
+    const trip = back - sent;
+    if (typeof at !== "number" || trip > best.trip + (back - best.at) / 1000) return;
+    best = { trip, at: back };
+    offset = at * 1000 - wall((sent + back) / 2);
+  }
+
   // ------------------------------------------------------------------ a state as seen here
   /* ``state`` as received at ``at`` (performance.now()): what it says now. */
   function seen(state, at = performance.now()) {
@@ -54,7 +74,11 @@ const DA_TOURNAMENT = (() => {
   }
 
   function elapsed(view, now) {
-    return view.state.clock.running ? Math.max(0, (now - view.at) / 1000) : 0;
+    const c = view.state.clock;
+    if (!c.running) return 0;
+    const since = offset !== null && typeof c.at === "number"
+      ? (wall(now) + offset) / 1000 - c.at : (now - view.at) / 1000;
+    return Math.max(0, since);
   }
 
   /* Seconds left in the level now. */
@@ -69,9 +93,13 @@ const DA_TOURNAMENT = (() => {
   }
 
   async function fetchTournament(id) {
+    const sent = performance.now();
     const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store" });
+    const back = performance.now();
     if (!r.ok) throw new Error(`The server answered ${r.status}.`);
-    return r.json();
+    const state = await r.json();
+    if (state && state.clock) noteServerTime(state.clock.at, sent, back);
+    return state;
   }
 
   /* Follow tournament ``id``: ``take(state)`` keeps each state the server sends; ``draw(view,
@@ -82,6 +110,8 @@ const DA_TOURNAMENT = (() => {
     let asked = null;
     function take(state) {
       if (!state || !state.clock || (id && state.id !== id)) return;
+      // an answer that left the server before the event on screen came is older: dropped
+      if (view && state.clock.at < view.state.clock.at) return;
       view = seen(state);
       asked = null;
       draw(view, view.at);
@@ -101,6 +131,8 @@ const DA_TOURNAMENT = (() => {
       }
     }
     setInterval(tick, 250);
+    // now and then, the server's time again (and its figures): two clocks drift apart
+    setInterval(() => resync(), 120000 + Math.random() * 30000);
     return { take, resync, view: () => view };
   }
 

@@ -414,6 +414,7 @@ class Tournament:
                 "level": clock.level, "number": structure.number(clock.level),
                 "stage": structure.stages[clock.level].to_json(),
                 "seconds_left": round(clock.seconds_left(structure), 3),
+                "at": round(now, 3),  # the moment the figures are of: screens count from it
                 "running": clock.running, "started": clock.moment is not None,
                 "game": self.setup.game(clock.level),
                 "next_level": None if next_level is None else {
