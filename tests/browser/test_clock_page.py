@@ -179,3 +179,41 @@ def test_r90_the_tv_clock_and_every_screen_follow_the_hosts_clock(
     for page in (tv, tablet, phone):
         page.context.close()
     assert not errors, "\n".join(errors)
+
+
+# The page's own clock, made to jump (performance.now alone: the socket's timers stay real, so
+# that nothing but the page's count can bring the server's figures back)
+JUMP = """(() => {
+  const real = performance.now.bind(performance);
+  let ahead = 0;
+  performance.now = () => real() + ahead;
+  window.jumpAhead = (ms) => { ahead += ms; };
+})();"""
+
+
+def test_r90_at_a_levels_end_a_screen_asks_the_server_and_never_guesses(
+        chromium: Browser, live_server: LiveServer) -> None:
+    """A TV whose own clock jumps 15.5 minutes ahead (a level's end, as it counts) asks the
+    server, and then shows the server's level and time: still level 1, with the minutes the
+    server has left, not 0:00 and not level 2."""
+    host = Host(live_server)
+    host.act(type="resume")
+    errors: list[str] = []
+    context = chromium.new_context(viewport=TV, device_scale_factor=1)
+    context.add_init_script(JUMP)
+    tv = context.new_page()
+    tv.on("pageerror", lambda exc: errors.append(str(exc)))
+    tv.goto(f"{live_server.url}/c/{host.id}")
+    expect(tv.locator("#stage")).to_have_text("Level 1")
+    expect(tv.locator("#time")).not_to_have_text("\u00a0")
+    asked: list[str] = []
+    tv.on("request", lambda r: asked.append(r.url) if "/api/tournaments/" in r.url else None)
+    tv.evaluate("jumpAhead(15.5 * 60 * 1000)")
+    tv.wait_for_function("() => document.getElementById('time').textContent === '0:00'")
+    expect(tv.locator("#time")).not_to_have_text("0:00")  # the server's answer came
+    expect(tv.locator("#stage")).to_have_text("Level 1")
+    shown = seconds(tv.locator("#time").inner_text())
+    server = host.state()["clock"]["seconds_left"]
+    assert asked and abs(shown - server) <= 1.0, (asked, shown, server)
+    context.close()
+    assert not errors, "\n".join(errors)
