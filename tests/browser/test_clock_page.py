@@ -5,7 +5,8 @@ switched on by a tap, announces the new level. Each page is looked at as
 tests/browser/look.py looks (no sideways scroll, axe-core, targets), light and dark.
 
 Set ``DEALER_ASSIST_SCREENSHOTS=docs/screenshots`` to save clock-tv-light.png,
-clock-tv-dark.png and tablet- and phone-tournament-light/dark.png (docs/tournaments.md)."""
+clock-tv-dark.png, tablet-tournament-, tablet-upright-tournament- and
+phone-tournament-light/dark.png (docs/tournaments.md)."""
 
 from __future__ import annotations
 
@@ -164,8 +165,12 @@ def test_r90_the_tv_clock_and_every_screen_follow_the_hosts_clock(
             assert not found, f"{name} {which}:\n" + "\n".join(found)
             shot(page, f"{name}-{which}")
     tablet.set_viewport_size({"width": TABLET["height"], "height": TABLET["width"]})
-    found = problems(tablet)  # held upright, the bar wraps in the top bar
-    assert not found, "tablet upright:\n" + "\n".join(found)
+    for which in ("light", "dark"):  # held upright, the bar wraps in the top bar
+        tablet.emulate_media(color_scheme=which)
+        tablet.wait_for_timeout(150)
+        found = problems(tablet, with_axe=which == "dark")
+        assert not found, f"tablet upright {which}:\n" + "\n".join(found)
+        shot(tablet, f"tablet-upright-tournament-{which}")
 
     answered = host.act(type="level", to=2)  # the break: colour-up, no blinds
     reaches(answered, [
