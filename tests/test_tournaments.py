@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask import Flask
@@ -365,7 +366,7 @@ def test_r90_the_clock_page_joins_its_tournaments_room_and_every_screen_hears_th
     assert "tournament" not in client.get(f"/api/tables/{cash['id']}").get_json()
 
 
-@pytest.mark.parametrize("wanted", [None, 7, "nope", "../x", "x" * 500])
+@pytest.mark.parametrize("wanted", [None, 7, "nope", "../x", "x" * 500, "a\x00b", "' OR 1=1"])
 def test_r90_a_clock_page_for_no_tournament_is_refused_with_a_sentence(
         app: Flask, client: FlaskClient, wanted: Any) -> None:
     from dealer_assist.web.extensions import get_socketio
@@ -374,7 +375,12 @@ def test_r90_a_clock_page_for_no_tournament_is_refused_with_a_sentence(
     screen.emit("join_tournament", {"tournament": wanted})
     (error,) = [e["args"][0] for e in screen.get_received() if e["name"] == "error"]
     assert error["error"].startswith(("There is no tournament", "Join a tournament's clock"))
-    assert client.get("/c/nope").status_code == 404
+    if isinstance(wanted, str):  # nor the page, nor the state, nor an action: a 404
+        path = quote(wanted, safe="")
+        assert client.get(f"/c/{path}").status_code == 404
+        assert client.get(f"/api/tournaments/{path}").status_code == 404
+        assert client.post(f"/api/tournaments/{path}/actions",
+                           json={"type": "pause"}).status_code == 404
 
 
 def test_r90_the_clock_page_is_served_for_a_tournament(
