@@ -198,9 +198,9 @@ JUMP = """(() => {
 
 def test_r90_at_a_levels_end_a_screen_asks_the_server_and_never_guesses(
         chromium: Browser, live_server: LiveServer) -> None:
-    """A TV whose own clock jumps 15.5 minutes ahead (a level's end, as it counts) asks the
-    server, and then shows the server's level and time: still level 1, with the minutes the
-    server has left, not 0:00 and not level 2."""
+    """A TV whose own clock jumps 14 minutes ahead says a minute is left; 1.5 more (a level's
+    end, as it counts) and it asks the server, and then shows the server's level and time:
+    still level 1, with the minutes the server has left, not 0:00 and not level 2."""
     host = Host(live_server)
     host.act(type="resume")
     errors: list[str] = []
@@ -213,7 +213,9 @@ def test_r90_at_a_levels_end_a_screen_asks_the_server_and_never_guesses(
     expect(tv.locator("#time")).not_to_have_text("\u00a0")
     asked: list[str] = []
     tv.on("request", lambda r: asked.append(r.url) if "/api/tournaments/" in r.url else None)
-    tv.evaluate("jumpAhead(15.5 * 60 * 1000)")
+    tv.evaluate("jumpAhead(14 * 60 * 1000)")  # as the TV counts, a minute is left
+    expect(tv.locator("body")).to_have_attribute("data-said", "One minute left in level 1.")
+    tv.evaluate("jumpAhead(1.5 * 60 * 1000)")
     tv.wait_for_function("() => document.getElementById('time').textContent === '0:00'")
     expect(tv.locator("#time")).not_to_have_text("0:00")  # the server's answer came
     expect(tv.locator("#stage")).to_have_text("Level 1")
