@@ -87,9 +87,10 @@
     const playing = breakNow ? c.next_level : c.stage;
     $("blinds").textContent = playing ? T.blindsText(playing) : "";
     $("ante").textContent = playing ? T.anteText(playing) : "";
-    const next = breakNow ? null : c.next_level;
-    $("next-level").textContent = next ? T.blindsText(next) : breakNow ? "\u2014" : "Last level";
-    $("next-ante").textContent = next ? T.anteText(next) : "";
+    // in a break the next level is the one play resumes with, shown above: its number here
+    const next = c.next_level;
+    $("next-level").textContent = !next ? "Last level" : breakNow ? `Level ${next.number}` : T.blindsText(next);
+    $("next-ante").textContent = !next ? "" : breakNow ? "after the break" : T.anteText(next);
     const b = T.breakIn(view, now);
     $("next-break").textContent = b === null ? "None" : `in ${T.clockText(b)}`;
     $("break-at").textContent = b === null ? "" : `${c.next_break.break} minutes`;

@@ -179,6 +179,8 @@ def test_r90_the_tv_clock_and_every_screen_follow_the_hosts_clock(
     expect(tv.locator("#now-label")).to_have_text("Play resumes with")
     expect(tv.locator("#blinds")).to_have_text("100 / 200")
     expect(tv.locator("#notes")).to_contain_text("Colour up the 25 chips.")
+    expect(tv.locator("#next-level")).to_have_text("Level 3")
+    expect(tv.locator("#next-break")).to_have_text("None")
     expect(tv.locator("body")).to_have_attribute(
         "data-said", "Break: 10 minutes. Colour up the 25 chips.")
     for page in (tv, tablet, phone):
