@@ -157,7 +157,8 @@ def test_r90_the_clock_runs_through_levels_and_the_break() -> None:
     clock = t.public(START + 45 * 60)["clock"]  # 20 + 20 of play, then 5 of the break
     assert (clock["level"], clock["seconds_left"], clock["stage"]) == (
         2, 300, {"break": 10, "color_up": 25})
-    assert clock["next_level"] == {"index": 3, "minutes": 20, "small_blind": 100,
+    assert clock["number"] is None  # a break is no level of play
+    assert clock["next_level"] == {"index": 3, "number": 3, "minutes": 20, "small_blind": 100,
                                    "big_blind": 200, "ante": 0, "big_blind_ante": 200}
     first = t.public(START + 90)["clock"]
     assert first["next_break"] == {"index": 2, "break": 10, "color_up": 25,

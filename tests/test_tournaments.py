@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask import Flask
@@ -331,3 +332,63 @@ def test_r94_a_tournaments_money_goes_into_its_books_and_the_season_apart_from_c
     assert {r["name"]: (r["tournaments"], r["paid_in"], r["won"], r["net"])
             for r in league["tournaments"]} == {
         n: (1, p["paid_in"], p["won"], p["net"]) for n, p in people.items()}
+
+
+def test_r90_the_clock_page_joins_its_tournaments_room_and_every_screen_hears_the_clock(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """The big-screen clock joins ``tournament:<id>`` with no token and gets the public state
+    at once and after each action; a table's screen gets it right after the table's state at
+    each join; a table's state names its tournament, a cash table's does not."""
+    from dealer_assist.web.extensions import get_socketio
+
+    socketio = get_socketio(app)
+    d = Director(app, client, make(client))
+    screen, phone = socketio.test_client(app), socketio.test_client(app)
+    screen.emit("join_tournament", {"tournament": d.id})
+    (joined,) = [e["args"][0] for e in screen.get_received() if e["name"] == "tournament"]
+    assert joined == d.state() and joined["clock"]["number"] == 1
+    table = d.created["tables"][1]
+    phone.emit("join", {"table": table["id"]})
+    names = [e["name"] for e in phone.get_received()]
+    assert names == ["state", "tournament"]
+    clock.now += 30
+    answer = d.act(type="resume")
+    clock.now += 90
+    moved = d.act(type="level", to=1)
+    heard = [e["args"][0] for e in screen.get_received() if e["name"] == "tournament"]
+    assert heard == [answer["state"], moved["state"]]
+    assert heard[1]["clock"]["number"] == 2 and heard[1]["clock"]["running"]
+    assert heard[1]["clock"]["next_level"]["number"] == 3  # the break between is not counted
+    assert client.get(f"/api/tables/{table['id']}").get_json()["tournament"] == {
+        "id": d.id, "table": 1, "clock_path": f"/c/{d.id}"}
+    cash = client.post("/api/tables", json={"variant": "texas_holdem",
+                                            "players": ["Ann", "Bob"]}).get_json()
+    assert "tournament" not in client.get(f"/api/tables/{cash['id']}").get_json()
+
+
+@pytest.mark.parametrize("wanted", [None, 7, "nope", "../x", "x" * 500, "a\x00b", "' OR 1=1"])
+def test_r90_a_clock_page_for_no_tournament_is_refused_with_a_sentence(
+        app: Flask, client: FlaskClient, wanted: Any) -> None:
+    from dealer_assist.web.extensions import get_socketio
+
+    screen = get_socketio(app).test_client(app)
+    screen.emit("join_tournament", {"tournament": wanted})
+    (error,) = [e["args"][0] for e in screen.get_received() if e["name"] == "error"]
+    assert error["error"].startswith(("There is no tournament", "Join a tournament's clock"))
+    if isinstance(wanted, str):  # nor the page, nor the state, nor an action: a 404
+        path = quote(wanted, safe="")
+        assert client.get(f"/c/{path}").status_code == 404
+        assert client.get(f"/api/tournaments/{path}").status_code == 404
+        assert client.post(f"/api/tournaments/{path}/actions",
+                           json={"type": "pause"}).status_code == 404
+
+
+def test_r90_the_clock_page_is_served_for_a_tournament(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    d = Director(app, client, make(client, name="Friday & co"))
+    page = client.get(f"/c/{d.id}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Friday &amp; co" in html and f'data-tournament-id="{d.id}"' in html
+    tablet = client.get(f"/t/{d.created['tables'][0]['id']}/dealer").get_data(as_text=True)
+    assert 'id="tournament-bar"' in tablet and f'data-tournament-id="{d.id}"' in tablet

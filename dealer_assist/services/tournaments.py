@@ -166,9 +166,13 @@ class TournamentStore:
                 "number": number, "id": table_id, "in_play": number in in_play,
                 "players": [{"name": n, "stack": s} for n, s in zip(
                     totals.names, totals.stacks, strict=True) if n in left]})
-        moves = tournament.named_moves(self.views(db, tournament, table_ids))
+        moves = [m.to_json() for m in tournament.named_moves(self.views(db, tournament,
+                                                                         table_ids))]
+        money = books(tournament)
+        # the clock read last, after the tables: its figures are as of the moment the state
+        # leaves, which screens count down from (R90)
         return {"id": tournament_id, **tournament.public(self.now()), "tables": tables,
-                "moves": [m.to_json() for m in moves], "books": books(tournament)}
+                "moves": moves, "books": money}
 
     # ------------------------------------------------------------------ the tables' side
     def tournament_of(self, db: Connection, table_id: str) -> tuple[str, int] | None:

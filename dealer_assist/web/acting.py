@@ -23,9 +23,20 @@ __all__ = ["ApiError", "expected_seq", "load", "no_table", "state_for", "take_ac
 
 def state_for(table_id: str, table: Table, *, dealer: bool = False) -> dict[str, Any]:
     """The core's state with the table's id, as every answer and event carries it; R67's
-    costly chances follow in a later state (web/equity_later.py)."""
-    return {"id": table_id, **table_state(table, dealer=dealer,
-                                          equity_of=partial(equity_later.figures, table_id))}
+    costly chances follow in a later state (web/equity_later.py). A tournament's table says
+    which tournament (R90: its screens show the clock)."""
+    state = {"id": table_id, **table_state(table, dealer=dealer,
+                                           equity_of=partial(equity_later.figures, table_id))}
+    link = get_tournaments().tournament_of(get_db(), table_id)
+    if link is not None:
+        state["tournament"] = tournament_summary(*link)
+    return state
+
+
+def tournament_summary(tournament_id: str, number: int) -> dict[str, Any]:
+    """What a tournament's table's state says of it: the same for every screen and every
+    state (its clock comes in the ``tournament`` event), so a patch never carries it."""
+    return {"id": tournament_id, "table": number, "clock_path": f"/c/{tournament_id}"}
 
 
 def no_table(table_id: str) -> str:

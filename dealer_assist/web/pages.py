@@ -1,4 +1,5 @@
-"""The HTML pages: home, the dealer's tablet, the players' phone page, and the QR code."""
+"""The HTML pages: home, the dealer's tablet, the players' phone page, the QR code, and a
+tournament's big-screen clock."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from dealer_assist.services import storage
 from dealer_assist.web import reads
 from dealer_assist.web.api import table_urls
 from dealer_assist.web.damaged import LOCKED, damage_of, damaged_tables, page, with_sentences
-from dealer_assist.web.extensions import get_db, get_store
+from dealer_assist.web.extensions import get_db, get_store, get_tournaments
 from dealer_assist.web.host import implied_host
 from dealer_assist.web.qr import qr_svg
 
@@ -50,6 +51,8 @@ def table_context(table_id: str) -> dict[str, Any]:
         "games_json": [game.metadata(),
                        *(g for g in games_json() if g["variant"] != game.variant)],
         **imported_context(row),
+        # a tournament's table: its pages draw the clock's bar (static/js/tournament.js)
+        "tournament_id": (get_tournaments().tournament_of(get_db(), table_id) or (None,))[0],
     }
 
 
@@ -88,3 +91,14 @@ def qr(table_id: str) -> Response:
     response = Response(qr_svg(context["join_url"]), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/c/<tournament_id>")
+@reads.view
+def clock(tournament_id: str) -> str:
+    """A tournament's big-screen clock (R90), for a TV: public, read-only, live."""
+    tournament = get_tournaments().load(get_db(), tournament_id)
+    if tournament is None:
+        abort(404)
+    return render_template("clock.html", tournament_id=tournament_id,
+                           tournament_name=tournament.setup.name)

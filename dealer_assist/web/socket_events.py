@@ -10,6 +10,11 @@ the join, then ``state_patch`` events: only what changed since the state before
 (``base_seq``), a seventh of the bytes on a full table; a client whose seq is not the
 patch's ``base_seq`` missed a state and joins again for the whole one.
 
+A tournament's big-screen clock emits ``join_tournament`` with ``{"tournament": id}``: no
+token (its state is public), the state at once as a ``tournament`` event, then every one
+(web/tournament_live.py). A table's screens get that event too, after the table's state at
+each join.
+
 A dealer client may also emit ``action`` with ``{"table": id, "action": {...}}`` (the body of
 ``POST /api/tables/<id>/actions``, ``expect_seq`` included); the acknowledgement is the HTTP
 answer's body with its ``status`` added.
@@ -30,7 +35,7 @@ from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room, ro
 
 from dealer_assist.services import auth
 from dealer_assist.services.auth import throttled_sentence
-from dealer_assist.web import guest_caps
+from dealer_assist.web import guest_caps, off_loop
 from dealer_assist.web.acting import ApiError, no_table, state_for, take_action
 from dealer_assist.web.broadcast import answer_after
 from dealer_assist.web.damaged import damage_of
@@ -41,7 +46,13 @@ from dealer_assist.web.dealer_sockets import (
     remember_token,
     remembered_token,
 )
-from dealer_assist.web.extensions import get_db, get_socketio, get_store, get_throttle
+from dealer_assist.web.extensions import (
+    get_db,
+    get_socketio,
+    get_store,
+    get_throttle,
+    get_tournaments,
+)
 from dealer_assist.web.guest_caps import join_wait, note_dealer, too_many_joins
 from dealer_assist.web.redis_queue import listen_to_queue
 from dealer_assist.web.rooms import (
@@ -53,7 +64,13 @@ from dealer_assist.web.rooms import (
     rooms_of_app,
     table_rooms,
 )
-from dealer_assist.web.tournament_live import tournament_after_table
+from dealer_assist.web.tournament_live import (
+    clock_room,
+    no_tournament,
+    public_state,
+    tournament_after_table,
+    tournament_to_joiner,
+)
 
 log = logging.getLogger("dealer_assist.live")
 
@@ -78,23 +95,32 @@ def refuse_join(sentence: str, **more: Any) -> dict[str, Any]:
     return {"status": 400, "error": sentence, **more}
 
 
+def held_off(sid: str) -> tuple[bool, dict[str, Any] | None]:
+    """Whether this connection joins too often, and the refusal to acknowledge with.
+
+    A client re-joining in a loop (each join would build and send a whole state): one
+    sentence, then it is disconnected, and its address may not connect again for a while, so
+    that each further try costs a refused socket, not an answer."""
+    spam = join_wait()
+    if not spam:
+        return False, None
+    wait = max(spam, HOLD_OFF_SECONDS)
+    if not guest_caps.dismiss(sid):
+        return True, None
+    refused = refuse_join(too_many_joins(wait), retry_after=wait)
+    guest_caps.connections(current_app).hold_off(guest_caps.address(), wait)
+    disconnect()
+    return True, refused
+
+
 def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
     sid = request.sid  # type: ignore[attr-defined]
     if guest_caps.dismissed(sid):  # being disconnected for its joins: nothing more to say
         return None
     if not isinstance(data, dict) or not isinstance(data.get("table"), str):
         return refuse_join('Join a table with {"table": "<id>"}.')
-    spam = join_wait()
-    if spam:
-        # a client re-joining in a loop (each join would build and send a whole state): one
-        # sentence, then it is disconnected, and its address may not connect again for a
-        # while, so that each further try costs a refused socket, not an answer
-        wait = max(spam, HOLD_OFF_SECONDS)
-        if not guest_caps.dismiss(sid):
-            return None
-        refused = refuse_join(too_many_joins(wait), retry_after=wait)
-        guest_caps.connections(current_app).hold_off(guest_caps.address(), wait)
-        disconnect()
+    held, refused = held_off(sid)
+    if held:
         return refused
     table_id = table_of(data)
     db = get_db()
@@ -135,6 +161,32 @@ def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
         # a broadcast of this seq may be on its way (none is of seq 0: a new table's state)
         if table.seq > tracker.sent.get(room, 0):
             tracker.ahead.setdefault(room, {})[request.sid] = table.seq  # type: ignore[attr-defined]
+    tournament_to_joiner(table_id)  # never raises
+    return None
+
+
+def on_join_tournament(data: Any = None, *_more: Any) -> dict[str, Any] | None:
+    """The big-screen clock page (``/c/<id>``) joins its tournament's room, read-only: the
+    public state at once, then every ``tournament`` event (API.md "Tournaments")."""
+    sid = request.sid  # type: ignore[attr-defined]
+    if guest_caps.dismissed(sid):
+        return None
+    wanted = data.get("tournament") if isinstance(data, dict) else None
+    if not isinstance(wanted, str):
+        return refuse_join('Join a tournament\'s clock with {"tournament": "<id>"}.')
+    held, refused = held_off(sid)
+    if held:
+        return refused
+    if not TABLE_ID.fullmatch(wanted) or not get_tournaments().table_ids(get_db(), wanted):
+        return refuse_join(no_tournament(wanted))
+    for room in rooms():
+        if room.startswith(clock_room("")):
+            leave_room(room)
+    join_room(clock_room(wanted))
+    emit("tournament", public_state(wanted))
+    # out now, before the next join's state is built: a screen counts down from the moment
+    # it receives the figures, which are as of the moment they were read (benchmarks.md)
+    off_loop.let_others_run()
     return None
 
 
@@ -196,6 +248,7 @@ def on_event_error(err: Exception) -> dict[str, Any]:
 
 def register_events(socketio: SocketIO) -> None:
     socketio.on_event("join", on_join)
+    socketio.on_event("join_tournament", on_join_tournament)
     socketio.on_event("action", on_action)
     socketio.on_event("leave", on_leave)
     socketio.on_event("disconnect", on_disconnect)

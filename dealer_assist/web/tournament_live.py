@@ -8,7 +8,9 @@ import logging
 from typing import Any
 
 from flask import current_app
+from flask_socketio import emit
 
+from dealer_assist.web import off_loop
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import base_url, get_db, get_socketio, get_tournaments
 from dealer_assist.web.rooms import table_rooms
@@ -50,3 +52,17 @@ def tournament_after_table(table_id: str) -> None:
             send_tournament(link[0], public_state(link[0]))
     except Exception:
         log.exception("Table %s: its tournament's state did not go out.", table_id)
+
+
+def tournament_to_joiner(table_id: str) -> None:
+    """A screen joining one of a tournament's tables: the tournament's state to it alone,
+    after the table's (its bar shows the clock from the start and after each reconnect). A
+    failure is logged, never the join's."""
+    try:
+        link = get_tournaments().tournament_of(get_db(), table_id)
+        if link is not None:
+            emit("tournament", public_state(link[0]))
+            off_loop.let_others_run()  # out now, as on_join_tournament's
+    except Exception:
+        log.exception("Table %s: its tournament's state did not go to a joining screen.",
+                      table_id)

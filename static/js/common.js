@@ -734,6 +734,8 @@ const DA = (() => {
     socket.io.on("reconnect_attempt", () => onStatus("reconnecting"));
     socket.on("state", (s) => onState(s));
     if (onPatch) socket.on("state_patch", (p) => onPatch(p));
+    // a tournament's table: its clock, for the bar (tournament.js)
+    socket.on("tournament", (t) => document.dispatchEvent(new CustomEvent("dealer-assist:tournament", { detail: t })));
     socket.rejoin = join;
     return socket;
   }

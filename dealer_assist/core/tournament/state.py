@@ -411,12 +411,15 @@ class Tournament:
         return {
             "name": self.setup.name,
             "clock": {
-                "level": clock.level, "stage": structure.stages[clock.level].to_json(),
+                "level": clock.level, "number": structure.number(clock.level),
+                "stage": structure.stages[clock.level].to_json(),
                 "seconds_left": round(clock.seconds_left(structure), 3),
+                "at": round(now, 3),  # the moment the figures are of: screens count from it
                 "running": clock.running, "started": clock.moment is not None,
                 "game": self.setup.game(clock.level),
                 "next_level": None if next_level is None else {
-                    "index": next_level, **structure.stages[next_level].to_json()},
+                    "index": next_level, "number": structure.number(next_level),
+                    **structure.stages[next_level].to_json()},
                 "next_break": None if next_break is None else {
                     "index": next_break, **structure.stages[next_break].to_json(),
                     "in_seconds": round(until_break or 0.0, 3)},

@@ -4,8 +4,8 @@
 >>> s = Structure.from_json([{"minutes": 20, "small_blind": 25, "big_blind": 50},
 ...                          {"break": 10, "color_up": 25},
 ...                          {"minutes": 20, "small_blind": 50, "big_blind": 100}])
->>> s.stages[1], s.first_break, s.seconds(2)
-(Break(minutes=10, color_up=25), 1, 1200)
+>>> s.stages[1], s.first_break, s.seconds(2), s.number(2)
+(Break(minutes=10, color_up=25), 1, 1200, 2)
 """
 
 from __future__ import annotations
@@ -131,6 +131,13 @@ class Structure:
             if isinstance(stage, Level):
                 return stage
         raise AssertionError("the first stage is a level")
+
+    def number(self, index: int) -> int | None:
+        """The level's number as players count them: levels of play from 1, breaks not
+        counted (None for a break)."""
+        if isinstance(self.stages[index], Break):
+            return None
+        return sum(isinstance(stage, Level) for stage in self.stages[: index + 1])
 
     def next_level(self, index: int) -> int | None:
         return next((i for i in range(index + 1, len(self.stages))

@@ -28,8 +28,14 @@ def insert_tournament(db: Connection, tournament_id: str, name: str, setup_json:
         for number, table_id in enumerate(table_ids)])
 
 
+def possible(tournament_id: str) -> bool:
+    """Whether a tournament could have this id: a guessed or hostile one is looked up in no
+    table (PostgreSQL refuses a NUL in any text with an error)."""
+    return len(tournament_id) <= MAX_TABLE_ID and "\x00" not in tournament_id
+
+
 def tournament_row(db: Connection, tournament_id: str) -> dict[str, Any] | None:
-    if len(tournament_id) > MAX_TABLE_ID:
+    if not possible(tournament_id):
         return None
     rows = db.query("SELECT id, name, setup_json, created, alive_at FROM tournaments"
                     " WHERE id = ?", [tournament_id])
@@ -42,6 +48,8 @@ def tournament_ids(db: Connection) -> list[str]:
 
 def tournament_tables(db: Connection, tournament_id: str) -> list[str]:
     """The tournament's table ids, by number (0 first)."""
+    if not possible(tournament_id):
+        return []
     return [str(t) for (t,) in db.execute(
         "SELECT table_id FROM tournament_tables WHERE tournament_id = ? ORDER BY number",
         [tournament_id])]
@@ -62,6 +70,8 @@ def tournament_records(db: Connection, tournament_id: str) -> list[str]:
 
 
 def tournament_seq(db: Connection, tournament_id: str) -> int:
+    if not possible(tournament_id):
+        return 0
     row = db.execute("SELECT MAX(seq) FROM tournament_records WHERE tournament_id = ?",
                      [tournament_id]).fetchone()
     return int(row[0] or 0)
