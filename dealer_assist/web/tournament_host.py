@@ -77,6 +77,8 @@ def list_tournaments() -> ResponseReturnValue:
 def host_page(tournament_id: str) -> str:
     """The host's page of a tournament: the clock's controls, the tables, the moves, the
     rebuys, add-ons and late entries, the chop; its script reads the public state."""
-    if storage.tournaments.tournament_row(get_db(), tournament_id) is None:
+    tournament = get_tournaments().load(get_db(), tournament_id)
+    if tournament is None:
         abort(404)
-    return render_template("tournament.html", tournament_id=tournament_id)
+    return render_template("tournament.html", tournament_id=tournament_id,
+                           levels=tournament.setup.structure.to_json())
