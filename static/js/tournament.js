@@ -12,6 +12,15 @@
   let state = null;
   let readAt = 0; // performance.now() when the state was read: the clock counts down from it
   let busy = false;
+  // each read and action is numbered when sent: an answer older than the one shown (a read
+  // sent before an action, answered after it) is not shown
+  let sent = 0;
+  let shown = 0;
+  function showIfNewest(number, data) {
+    if (number < shown) return;
+    shown = number;
+    show(data);
+  }
 
   function showError(text) {
     $("tournament-error").textContent = text || "";
@@ -19,11 +28,12 @@
   }
 
   async function read() {
+    const number = ++sent;
     try {
       const r = await fetch(url, { cache: "no-store" });
       const data = await r.json();
       if (!r.ok) { showError(data.error); return; }
-      show(data);
+      showIfNewest(number, data);
     } catch (e) { /* offline a moment: the next read tries again */ }
   }
 
@@ -32,11 +42,12 @@
     if (busy) return null;
     busy = true;
     showError("");
+    const number = ++sent;
     try {
       const r = await fetch(`${url}/actions`, { method: "POST", headers: { "Content-Type": "application/json", ...HOST.headers() }, body: JSON.stringify(action) });
       const data = await r.json().catch(() => ({}));
       if (!r.ok) { showError(data.error || `The server answered ${r.status}.`); return null; }
-      show(data.state);
+      showIfNewest(number, data.state);
       return data;
     } catch (e) {
       showError("Could not reach the server. Check the connection and try again.");
@@ -76,7 +87,7 @@
     document.title = `${s.name || "Tournament"} — the host's controls`;
     const c = s.clock;
     $("clock-level").textContent = stageWords(c.stage, levelNumber(c.level));
-    $("clock-next").textContent = c.next_level ? `Next: blinds ${c.next_level.small_blind}/${c.next_level.big_blind}` + (c.next_break ? ` · a break in ${clockWords(c.next_break.in_seconds)}` : "") : "The last level.";
+    $("clock-next").textContent = (c.started && !c.running ? "Paused. " : "") + (c.next_level ? `Next: blinds ${c.next_level.small_blind}/${c.next_level.big_blind}` + (c.next_break ? ` · a break in ${clockWords(c.next_break.in_seconds)}` : "") : "The last level.");
     const toggle = $("clock-toggle");
     toggle.textContent = c.running ? "Pause" : c.started ? "Resume" : "Start the clock";
     toggle.onclick = () => act({ type: c.running ? "pause" : "resume" });

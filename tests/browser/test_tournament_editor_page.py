@@ -221,3 +221,35 @@ def test_r93_a_chop_shows_chip_chop_and_icm_side_by_side(
         "Ann (50)", "Bob (50)", "Cy (50)"]
     assert live_server.api("GET", f"/api/tournaments/{made['id']}")[1]["finished"]
     assert not page.locator("#chop-panel").is_visible()
+
+
+def test_r92_a_breaking_tables_seats_are_named_and_taken_with_one_tap(
+        live_server: LiveServer, host_page: Page) -> None:
+    # four players at two tables of four seats: they fit at one, so the second breaks
+    status, made = live_server.api("POST", "/api/tournaments", {
+        "name": "Small", "buy_in": 10, "chips": 1000, "players": ["Ann", "Bob", "Cy", "Dee"],
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}], "seats": 4,
+        "tables": 2})
+    assert status == 201, made
+    first = made["tables"][0]
+    # the first deal asked for: the server draws the breaking table's seats first
+    status, refused = live_server.api("POST", f"/api/tables/{first['id']}/actions",
+                                      {"type": "start_deal"}, token=first["dealer_token"])
+    assert status == 400 and refused["error"].startswith("First move ")
+    state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
+    leaving = [p["name"] for p in state["tables"][1]["players"]]
+    assert sorted(m["player"] for m in state["moves"]) == sorted(leaving)
+    page = host_page
+    page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    moves = page.locator("#moves .move")
+    expect(moves).to_have_count(2)
+    for name in leaving:
+        expect(page.locator("#moves")).to_contain_text(f"Move {name} from table 2 to table 1")
+    page.locator("#all-moves").click()
+    expect(page.locator("#moves-panel")).to_be_hidden()
+    expect(page.locator(".t-table")).to_have_count(1)
+    state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
+    assert state["moves"] == []
+    assert sorted(p["name"] for p in state["tables"][0]["players"]) == [
+        "Ann", "Bob", "Cy", "Dee"]
+    assert not state["tables"][1]["in_play"]
