@@ -206,7 +206,8 @@
     document.getElementById("host-setup").hidden = false;
     document.getElementById("guest-note").hidden = true;
     document.getElementById("season-link").hidden = false;
-    for (const item of document.querySelectorAll(".table-item")) {
+    for (const el of document.querySelectorAll("#tournament-list .host-only")) el.hidden = false;
+    for (const item of document.querySelectorAll(".table-item[data-table-id]")) {
       const id = item.dataset.tableId;
       item.querySelector(".table-size").textContent = sizeWords(sizes[id]);
       for (const el of item.querySelectorAll(".host-only")) el.hidden = false;

@@ -245,11 +245,12 @@
     const list = clear($("tournament-list"));
     $("tournaments-box").hidden = !found.length;
     for (const t of found) {
-      list.append(h("li.table-item", {},
+      list.append(h("li.table-item.tournament-item", {},
         h("div.table-title", {}, h("span.table-name", { text: t.name || "Tournament" }),
           h("span.table-meta", { text: t.finished ? `${t.entries} players · over` : `${t.players_left} of ${t.entries} players left` })),
         h("div.table-links", {},
-          h("a.btn.small", { href: `/tournaments/${encodeURIComponent(t.id)}`, text: "Controls" }),
+          // the controls are the host's (home.js shows them once the server says so)
+          h("a.btn.small.host-only", { href: `/tournaments/${encodeURIComponent(t.id)}`, text: "Controls", hidden: $("host-setup").hidden }),
           h("a.btn.small", { href: `/c/${encodeURIComponent(t.id)}`, text: "Clock screen" }))));
     }
   }

@@ -239,8 +239,13 @@ def test_r92_a_breaking_tables_seats_are_named_and_taken_with_one_tap(
     state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
     leaving = [p["name"] for p in state["tables"][1]["players"]]
     assert sorted(m["player"] for m in state["moves"]) == sorted(leaving)
+    # the home page lists it, its controls the host's
     page = host_page
-    page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    page.goto(live_server.url + "/")
+    listed = page.locator(".tournament-item", has_text="Small")
+    expect(listed).to_contain_text("4 of 4 players left")
+    listed.get_by_role("link", name="Controls").click()
+    page.wait_for_url(f"**/tournaments/{made['id']}")
     moves = page.locator("#moves .move")
     expect(moves).to_have_count(2)
     for name in leaving:
