@@ -194,8 +194,8 @@
           h("td.num", { text: String(figures.stacks[n]) }), h("td.num", { text: String(figures.chips[n]) }),
           h("td.num", { text: String(figures.icm[n]) })))))),
     h("div.controls", {},
-      h("button.btn.big", { type: "button", onclick: () => agree("chips") }, "Agree the chip-chop"),
-      h("button.btn.big", { type: "button", onclick: () => agree("icm") }, "Agree the ICM chop")));
+      h("button.btn.big", { type: "button", onclick: () => agree("chips") }, "Agree chip\u2011chop"),
+      h("button.btn.big", { type: "button", onclick: () => agree("icm") }, "Agree ICM")));
   }
 
   async function agree(method) {

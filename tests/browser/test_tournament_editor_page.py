@@ -201,26 +201,37 @@ def test_r93_a_chop_shows_chip_chop_and_icm_side_by_side(
     status, made = live_server.api("POST", "/api/tournaments", {
         "name": "Final three", "buy_in": 50, "chips": 1000, "players": ["Ann", "Bob", "Cy"],
         "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}],
-        "payouts": [50, 30, 20]})
+        "rebuy_until_level": 0, "payouts": [50, 30, 20]})
     assert status == 201, made
     page = host_page
     page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    # Ann's rebuy, one tap: 2000 chips of 4000, a pool of 200 paying 100, 60 and 40
+    ann = page.locator(".t-player", has_text="Ann")
+    ann.get_by_role("button", name="Rebuy").click()
+    expect(ann.locator(".t-stack")).to_have_text("2000")
     page.locator("#chop-show").click()
     rows = page.locator(".chop-table tbody tr")
     expect(rows).to_have_count(3)
     assert page.locator(".chop-table thead th").all_inner_texts() == [
         "Player", "Chips", "Chip-chop", "ICM"]
-    # equal stacks: the 150 still to pay shared alike both ways (in seat order)
+    # by chips: half of 200 to Ann, a quarter each to the others; by ICM (Malmuth-Harville):
+    # Ann wins half the time, is second a third and third a sixth of it: 76 2/3, the others
+    # 61 2/3 each, rounded down with the 2 left to the chip leader
     assert sorted(r.split("\t") for r in rows.all_inner_texts()) == [
-        ["Ann", "1000", "50", "50"], ["Bob", "1000", "50", "50"], ["Cy", "1000", "50", "50"]]
-    page.get_by_role("button", name="Agree the ICM chop").click()
+        ["Ann", "2000", "100", "78"], ["Bob", "1000", "50", "61"], ["Cy", "1000", "50", "61"]]
+    found = look(page, "tournament-chop")
+    page.get_by_role("button", name="Agree ICM").click()
     expect(page.locator("#places")).to_contain_text("Results")
     shared = page.locator("#places li")
     assert shared.locator(".place-no").inner_text() == "1-3."
     assert sorted(shared.locator("span").nth(1).inner_text().split(", ")) == [
-        "Ann (50)", "Bob (50)", "Cy (50)"]
-    assert live_server.api("GET", f"/api/tournaments/{made['id']}")[1]["finished"]
+        "Ann (78)", "Bob (61)", "Cy (61)"]
+    state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
+    assert state["finished"]
+    assert sorted((c["name"], c["amount"]) for c in state["chop"]) == [
+        ("Ann", 78), ("Bob", 61), ("Cy", 61)]
     assert not page.locator("#chop-panel").is_visible()
+    assert found == []
 
 
 def test_r92_a_breaking_tables_seats_are_named_and_taken_with_one_tap(
