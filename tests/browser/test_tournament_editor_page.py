@@ -2,7 +2,8 @@
 in Chromium: a preset picked, 18 names added with the server's payouts previewed as they come,
 a refused setup said in the server's sentence and nothing made, the seats the server drew at
 three tables with their links; then the one-tap controls: the clock started, paused and moved,
-a rebuy, a late entry, an add-on at the break, an undo, and a chop shown both ways."""
+a rebuy, a late entry, an add-on at the break, an undo, a chop shown both ways, a breaking
+table's moves, and a busted player's rebuy or exit."""
 
 from __future__ import annotations
 
@@ -269,3 +270,55 @@ def test_r92_a_breaking_tables_seats_are_named_and_taken_with_one_tap(
     assert sorted(p["name"] for p in state["tables"][0]["players"]) == [
         "Ann", "Bob", "Cy", "Dee"]
     assert not state["tables"][1]["in_play"]
+
+
+def all_in_deal(server: LiveServer, table: dict[str, Any], winner: str, loser: str) -> None:
+    """A deal at a tournament's table, played through the API: both all-in before the flop,
+    aces for ``winner``: ``loser`` ends it at 0."""
+    def act(body: dict[str, Any]) -> dict[str, Any]:
+        status, answer = server.api("POST", f"/api/tables/{table['id']}/actions", body,
+                                    token=table["dealer_token"])
+        assert status == 200, (body, answer)
+        return answer["state"]  # type: ignore[no-any-return]
+
+    state = act({"type": "start_deal"})
+    while state["step"]["kind"] != "start_deal":
+        step = state["step"]
+        if step["kind"] == "bet":  # all-in, or call one when no raise is left
+            verb = "call" if step.get("min_raise_to") is None else "all_in"
+            state = act({"type": verb, "player": step["player"]})
+        elif step["kind"] == "showdown":
+            state = act({"type": "showdown", "board": ["Kd", "Qs", "9h", "5c", "3d"],
+                         "hands": {winner: ["As", "Ah"], loser: ["2c", "7d"]}})
+        else:
+            state = act({"type": step["kind"]})  # next, reveal: the cards come at the end
+
+
+def test_r91_a_busted_player_rebuys_or_is_out_with_one_tap(
+        live_server: LiveServer, host_page: Page) -> None:
+    status, made = live_server.api("POST", "/api/tournaments", {
+        "name": "Heads-up", "buy_in": 10, "chips": 1000, "players": ["Ann", "Bob"],
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}],
+        "rebuy_until_level": 0})
+    assert status == 201, made
+    table = made["tables"][0]
+    page = host_page
+    page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    assert not page.locator("#waiting-panel").is_visible()
+    all_in_deal(live_server, table, "Ann", "Bob")
+    waiting = page.locator("#waiting .waiting-row")
+    expect(waiting).to_have_count(1)  # read again by the page within a few seconds
+    expect(waiting).to_contain_text("Bob")
+    waiting.get_by_role("button", name="Rebuy").click()
+    expect(page.locator("#waiting-panel")).to_be_hidden()
+    expect(page.locator(".t-player", has_text="Bob").locator(".t-stack")).to_have_text("1000")
+    all_in_deal(live_server, table, "Ann", "Bob")
+    page.reload()
+    page.locator("#waiting .waiting-row").get_by_role("button", name="Out").click()
+    expect(page.locator("#places")).to_contain_text("Results")
+    assert page.locator("#places ol li").all_inner_texts() == ["1.Ann (30)", "2.Bob"]
+    # R94: Bob paid two buy-ins, Ann one and won the 30
+    assert page.locator("#places ul li").all_inner_texts() == ["Bob pays Ann 20"]
+    state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
+    assert state["finished"] and state["prize_pool"] == 30
+    assert [p["players"][0]["name"] for p in state["places"]] == ["Ann", "Bob"]
