@@ -237,10 +237,11 @@ def test_r93_a_chop_shows_chip_chop_and_icm_side_by_side(
 
 def test_r92_a_breaking_tables_seats_are_named_and_taken_with_one_tap(
         live_server: LiveServer, host_page: Page) -> None:
-    # four players at two tables of four seats: they fit at one, so the second breaks
+    # six players at two tables of six seats: they fit at one, so the second breaks
+    everyone = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
     status, made = live_server.api("POST", "/api/tournaments", {
-        "name": "Small", "buy_in": 10, "chips": 1000, "players": ["Ann", "Bob", "Cy", "Dee"],
-        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}], "seats": 4,
+        "name": "Small", "buy_in": 10, "chips": 1000, "players": everyone,
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}], "seats": 6,
         "tables": 2})
     assert status == 201, made
     first = made["tables"][0]
@@ -255,20 +256,23 @@ def test_r92_a_breaking_tables_seats_are_named_and_taken_with_one_tap(
     page = host_page
     page.goto(live_server.url + "/")
     listed = page.locator(".tournament-item", has_text="Small")
-    expect(listed).to_contain_text("4 of 4 players left")
+    expect(listed).to_contain_text("6 of 6 players left")
     listed.get_by_role("link", name="Controls").click()
     page.wait_for_url(f"**/tournaments/{made['id']}")
     moves = page.locator("#moves .move")
-    expect(moves).to_have_count(2)
+    expect(moves).to_have_count(3)
     for name in leaving:
         expect(page.locator("#moves")).to_contain_text(f"Move {name} from table 2 to table 1")
+    # one move, one tap; then the two left at once
+    moves.first.click()
+    expect(moves).to_have_count(2)
+    assert len(live_server.api("GET", f"/api/tournaments/{made['id']}")[1]["moves"]) == 2
     page.locator("#all-moves").click()
     expect(page.locator("#moves-panel")).to_be_hidden()
     expect(page.locator(".t-table")).to_have_count(1)
     state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
     assert state["moves"] == []
-    assert sorted(p["name"] for p in state["tables"][0]["players"]) == [
-        "Ann", "Bob", "Cy", "Dee"]
+    assert sorted(p["name"] for p in state["tables"][0]["players"]) == everyone
     assert not state["tables"][1]["in_play"]
 
 
