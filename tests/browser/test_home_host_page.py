@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
 from conftest import Server, free_port
+from playwright.sync_api import expect
 
 from browser.conftest import PHONE, TABLET
 from dealer_assist.cli.banner import lan_address
