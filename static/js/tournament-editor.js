@@ -169,9 +169,18 @@
   }
 
   // ------------------------------------------------------------------ making it
+  /* The server's sentence; a level it names (the API counts the rows from 0, breaks
+   * included) is marked and its first box focused. */
   function showError(text) {
     errorBox.textContent = text;
     errorBox.hidden = !text;
+    for (const row of levelsBox.children) row.classList.remove("invalid");
+    const named = /^Level (\d+)\b/.exec(text || "");
+    const row = named ? levelsBox.children[Number(named[1])] : null;
+    if (row) {
+      row.classList.add("invalid");
+      row.querySelector("input").focus();
+    }
   }
 
   /* A number box's value as the server reads it: a whole number as typed, anything else as

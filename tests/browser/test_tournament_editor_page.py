@@ -67,6 +67,7 @@ def host_page(chromium: Any) -> Any:
 def test_r89_a_tournament_is_made_on_the_home_page_and_run_with_one_tap_each(
         live_server: LiveServer, host_page: Page) -> None:
     page, server = host_page, live_server
+    before = server.api("GET", "/api/tournaments")[1]["tournaments"]  # the session's server
     page.goto(server.url + "/")
     page.locator("#host-setup").wait_for(state="visible")
     page.locator("#kind-tournament").click()
@@ -115,15 +116,24 @@ def test_r89_a_tournament_is_made_on_the_home_page_and_run_with_one_tap_each(
     page.locator("#create-tournament").click()
     expect(page.locator("#tournament-error")).to_have_text(
         "The fee comes out of each buy-in: it cannot be more than it.")
-    assert server.api("GET", "/api/tournaments")[1] == {"tournaments": []}
+    assert server.api("GET", "/api/tournaments")[1]["tournaments"] == before
     page.locator("#t-fee").fill("0")
+    # a level the server refuses is marked (the fifth row: the API counts from 0)
+    big_blind = page.locator("#levels li").nth(4).locator("input").nth(1)
+    big_blind.fill("50")
+    page.locator("#create-tournament").click()
+    expect(page.locator("#tournament-error")).to_have_text(
+        "Level 4: the small blind is more than the big blind.")
+    expect(page.locator("#levels li").nth(4)).to_have_class(re.compile(r"\binvalid\b"))
+    assert server.api("GET", "/api/tournaments")[1]["tournaments"] == before
+    big_blind.fill("200")
 
     page.locator("#create-tournament").click()
     page.locator("#tournament-made").wait_for(state="visible")
     tables = page.locator(".made-table")
     expect(tables).to_have_count(3)
     listed = server.api("GET", "/api/tournaments")[1]["tournaments"]
-    assert len(listed) == 1
+    assert listed[1:] == before  # the newest first
     tournament_id = listed[0]["id"]
     state = server.api("GET", f"/api/tournaments/{tournament_id}")[1]
     for number, table in enumerate(state["tables"]):
