@@ -27,14 +27,19 @@
     $("tournament-error").hidden = !text;
   }
 
+  let reading = false;
   async function read() {
+    if (reading) return;
+    reading = true;
     const number = ++sent;
     try {
       const r = await fetch(url, { cache: "no-store" });
       const data = await r.json();
       if (!r.ok) { showError(data.error); return; }
       showIfNewest(number, data);
-    } catch (e) { /* offline a moment: the next read tries again */ }
+    } catch (e) { /* offline a moment: the next read tries again */ } finally {
+      reading = false;
+    }
   }
 
   /* One action (API.md "Tournaments"); the answer's state is shown, a refusal's sentence. */

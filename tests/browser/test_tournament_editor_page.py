@@ -160,6 +160,7 @@ def test_r89_a_tournament_is_made_on_the_home_page_and_run_with_one_tap_each(
     expect(toggle).to_have_text("Start the clock")
     toggle.click()
     expect(toggle).to_have_text("Pause")
+    expect(page.locator("#clock-time")).to_have_text(re.compile(r"^19:5\d$"))  # it runs
     assert server.api("GET", f"/api/tournaments/{tournament_id}")[1]["clock"]["running"]
     toggle.click()
     expect(toggle).to_have_text("Resume")
