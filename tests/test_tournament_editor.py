@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dealer_assist.core.errors import SetupError
 from dealer_assist.core.tournament.presets import PRESETS, preview
@@ -89,12 +91,27 @@ def test_r93_a_bad_preview_is_a_sentence(client: FlaskClient, query: str,
     assert answer.get_json() == {"error": sentence}
 
 
-def test_r93_the_preview_never_pays_more_than_the_pool() -> None:
-    for entries in range(0, 120):
-        shown = preview(entries, 25, 3, 9, unit=5)
-        assert sum(shown.payouts) == shown.pool == entries * 22
-        assert list(shown.payouts) == sorted(shown.payouts, reverse=True)
-    with pytest.raises(SetupError):
+@settings(max_examples=200, deadline=None)
+@given(entries=st.integers(0, 1000), buy_in=st.integers(0, 500), fee_part=st.integers(0, 100),
+       seats=st.integers(2, 12), unit=st.sampled_from([1, 2, 5, 10, 25]))
+def test_r93_the_preview_pays_out_the_pool_exactly(entries: int, buy_in: int, fee_part: int,
+                                                   seats: int, unit: int) -> None:
+    fee = buy_in * fee_part // 100
+    shown = preview(entries, buy_in, fee, seats, unit)
+    assert shown.pool == entries * (buy_in - fee)
+    assert sum(shown.payouts) == shown.pool  # nothing kept back, nothing made up
+    assert all(a >= 0 and a % unit == 0 for a in shown.payouts[1:])
+    assert list(shown.payouts) == sorted(shown.payouts, reverse=True)
+    if entries == 0:
+        assert (shown.payouts, shown.tables) == ((), 0)
+        return
+    assert 1 <= len(shown.payouts) <= entries
+    # the fewest tables that seat everyone
+    assert shown.tables * seats >= entries > (shown.tables - 1) * seats
+
+
+def test_r93_a_fee_above_the_buy_in_is_refused() -> None:
+    with pytest.raises(SetupError, match="cannot be more than it"):
         preview(3, 10, 11, 9)
     assert {p.key for p in PRESETS} == {"home", "turbo"}
 
