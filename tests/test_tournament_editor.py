@@ -141,3 +141,17 @@ def test_r89_the_add_on_is_open_during_the_first_break_only(client: FlaskClient)
         "add_on_open"] is True
     assert client.post(url, json={"type": "level", "to": 4}).get_json()["state"][
         "add_on_open"] is False
+
+
+def test_r89_a_tournaments_table_is_not_deleted_from_under_it(client: FlaskClient) -> None:
+    fields = {"buy_in": 10, "chips": 1000,
+              "levels": [{"minutes": 10, "small_blind": 5, "big_blind": 10}]}
+    made = make(client, fields, 6, 2).get_json()
+    second = made["tables"][1]["id"]
+    answer = client.delete(f"/api/tables/{second}")
+    assert answer.status_code == 409
+    assert answer.get_json() == {"error": "This table plays in Friday (its table 2): it is "
+                                          "kept with the tournament."}
+    assert client.get(f"/api/tables/{second}").status_code == 200
+    state = client.get(f"/api/tournaments/{made['id']}").get_json()
+    assert [t["id"] for t in state["tables"]] == [t["id"] for t in made["tables"]]
