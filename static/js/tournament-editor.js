@@ -264,6 +264,14 @@
     }
   }
 
+  /* The same structure again, for a new list of players. */
+  $("made-another").addEventListener("click", () => {
+    players = [];
+    renderPlayers();
+    $("tournament-made").hidden = true;
+    form.hidden = false;
+    $("tournament-name").focus();
+  });
   $("kind-table").addEventListener("click", () => showKind(false));
   $("kind-tournament").addEventListener("click", () => showKind(true));
   $("add-level").addEventListener("click", () => addStage());

@@ -149,10 +149,19 @@ def test_r89_a_tournament_is_made_on_the_home_page_and_run_with_one_tap_each(
     clock = page.locator("#made-clock").get_attribute("href") or ""
     assert clock.endswith(f"/c/{tournament_id}")
     found += look(page, "tournament-seats")
+    run = page.locator("#made-run").get_attribute("href")
+    assert run == f"/tournaments/{tournament_id}"
+    # another with the same structure: the form back, the players gone
+    page.locator("#made-another").click()
+    expect(page.locator("#tournament-form")).to_be_visible()
+    expect(page.locator("#t-players li")).to_have_count(0)
+    assert page.locator("#levels li").count() == 10
+    page.locator("#kind-table").click()  # the cash table's form
+    expect(page.locator("#setup-form")).to_be_visible()
+    assert not page.locator("#tournament-form").is_visible()
+    page.goto(server.url + run)
 
     # the host's page: one tap each
-    page.locator("#made-run").click()
-    page.wait_for_url(f"**/tournaments/{tournament_id}")
     expect(page.locator("#tournament-name")).to_have_text("Friday")
     expect(page.locator("#clock-level")).to_have_text("Level 1: blinds 25/50")
     expect(page.locator(".t-table")).to_have_count(3)
