@@ -43,6 +43,7 @@ from dealer_assist.web.phh_api import bp as phh_bp
 from dealer_assist.web.reads import install as install_reads
 from dealer_assist.web.redis_queue import QueueManager
 from dealer_assist.web.socket_events import follow_queue, register_events
+from dealer_assist.web.tournament_host import bp as tournament_host_bp
 from dealer_assist.web.tournaments import bp as tournaments_bp
 
 # the factory only wires; what the blueprints share is in extensions (re-exported for callers)
@@ -105,6 +106,7 @@ def create_app(
     install_damaged(app)  # every table read back: a damaged one is said, never a 500
     app.register_blueprint(api_bp)
     app.register_blueprint(tournaments_bp)
+    app.register_blueprint(tournament_host_bp)  # the editor's reads, the host's page
     app.register_blueprint(pages_bp)
     app.register_blueprint(history_bp)
     app.register_blueprint(phh_bp)

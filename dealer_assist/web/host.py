@@ -234,6 +234,12 @@ def host_info() -> ResponseReturnValue:
 def delete_table(table_id: str) -> ResponseReturnValue:
     require_host()
     with connection() as db:
+        playing = storage.tournaments.tournament_of_table(db, table_id[:64])
+        if playing is not None:  # its tournament numbers its tables: one gone breaks it
+            row = storage.tournaments.tournament_row(db, playing[0])
+            name = (row or {}).get("name") or "a tournament"
+            refuse(409, f"This table plays in {name} (its table {playing[1] + 1}): it is "
+                        "kept with the tournament.")
         deleted = host_service.delete_table(db, table_id[:64])
     if not deleted:
         refuse(404, f"There is no table {table_id[:40]!r} on this server.")

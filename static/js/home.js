@@ -172,7 +172,7 @@
     const button = document.getElementById("create-table");
     button.disabled = true;
     try {
-      const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", ...hostHeaders() }, body: JSON.stringify(body) });
+      const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json", ...HOST.headers() }, body: JSON.stringify(body) });
       const data = await r.json().catch(() => ({}));
       if (!r.ok) { showError(data.error || `The server answered ${r.status}.`); return; }
       try { localStorage.setItem(DA.tokenKey(data.id), data.dealer_token); } catch (e) { /* private mode: the fragment still carries it */ }
@@ -196,24 +196,6 @@
     if (!Number.isNaN(d.getTime())) t.textContent = d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
   }
 
-  // The host: this machine, or a device that opened the host's link (#host=<key>, printed
-  // by dealer-assist at start). The key is kept like a dealer token; the server decides.
-  const HOST_KEY = "dealer-assist:host";
-  let hostKey = null;
-  try { hostKey = localStorage.getItem(HOST_KEY); } catch (e) { /* private mode */ }
-
-  function takeHostLink() {
-    const given = /[#&]host=([^&]+)/.exec(window.location.hash);
-    if (!given) return;
-    hostKey = decodeURIComponent(given[1]);
-    try { localStorage.setItem(HOST_KEY, hostKey); } catch (e) { /* private mode */ }
-    history.replaceState(null, "", window.location.pathname + window.location.search);
-  }
-
-  function hostHeaders() {
-    return hostKey ? { Authorization: `Bearer ${hostKey}` } : {};
-  }
-
   function sizeWords(size) {
     if (!size) return "empty";
     const kb = Math.max(1, Math.round(size.bytes / 1024));
@@ -224,7 +206,8 @@
     document.getElementById("host-setup").hidden = false;
     document.getElementById("guest-note").hidden = true;
     document.getElementById("season-link").hidden = false;
-    for (const item of document.querySelectorAll(".table-item")) {
+    for (const el of document.querySelectorAll("#tournament-list .host-only")) el.hidden = false;
+    for (const item of document.querySelectorAll(".table-item[data-table-id]")) {
       const id = item.dataset.tableId;
       item.querySelector(".table-size").textContent = sizeWords(sizes[id]);
       for (const el of item.querySelectorAll(".host-only")) el.hidden = false;
@@ -235,7 +218,7 @@
   async function deleteTable(item, id) {
     const name = item.querySelector(".table-name").textContent;
     if (!window.confirm(`Delete the table ${name} and all its deals? This cannot be undone.`)) return;
-    const r = await fetch(`/api/tables/${encodeURIComponent(id)}`, { method: "DELETE", headers: hostHeaders() }).catch(() => null);
+    const r = await fetch(`/api/tables/${encodeURIComponent(id)}`, { method: "DELETE", headers: HOST.headers() }).catch(() => null);
     const data = r ? await r.json().catch(() => ({})) : {};
     if (r && r.ok) { item.remove(); return; }
     window.alert(data.error || "Could not reach the server. Try again.");
@@ -243,10 +226,9 @@
 
   async function checkHost() {
     try {
-      const r = await fetch("/api/host", { headers: hostHeaders(), cache: "no-store" });
+      const r = await fetch("/api/host", { headers: HOST.headers(), cache: "no-store" });
       if (r.status === 401) {
-        hostKey = null;
-        try { localStorage.removeItem(HOST_KEY); } catch (e) { /* private mode */ }
+        HOST.forget();
         return checkHost();
       }
       const data = await r.json();
@@ -256,7 +238,7 @@
 
   renderRules();
   renderPlayers();
-  takeHostLink();
+  HOST.takeLink();
   checkHost();
-  window.addEventListener("hashchange", () => { takeHostLink(); checkHost(); });
+  window.addEventListener("hashchange", () => { HOST.takeLink(); checkHost(); });
 })();

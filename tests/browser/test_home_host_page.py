@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import Server, free_port
+from playwright.sync_api import expect
 
 from browser.conftest import PHONE, TABLET
 from dealer_assist.cli.banner import lan_address
@@ -41,6 +42,10 @@ def test_a_guest_sees_tables_and_the_hosts_link_makes_a_host(
     server.create_table("texas_dozen", ["Cy", "Dee"], name="Old one")
     key = re.search(r"Host key: (\S+) ", server.output())
     assert key is not None
+    status, cup = server.api("POST", "/api/tournaments", {
+        "name": "Cup", "buy_in": 10, "chips": 1000, "players": ["Eve", "Fay"],
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}]}, token=key.group(1))
+    assert status == 201, cup
     errors: list[str] = []
     shots = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
     for size, name in ((PHONE, "phone"), (TABLET, "tablet")):
@@ -50,9 +55,13 @@ def test_a_guest_sees_tables_and_the_hosts_link_makes_a_host(
         page.goto(lan + "/")
         assert page.locator("#guest-note").is_visible()
         assert not page.locator("#host-setup").is_visible()
-        assert page.locator(".table-item").count() == 2
+        assert page.locator(".table-item[data-table-id]").count() == 3  # the Cup's one too
         assert page.locator(".delete-table:visible").count() == 0
         assert not page.locator("#season-link").is_visible()  # the season is the host's
+        # a tournament is followed by its clock; its controls are the host's
+        listed = page.locator(".tournament-item", has_text="Cup")
+        expect(listed.get_by_role("link", name="Clock screen")).to_be_visible()
+        assert not listed.get_by_role("link", name="Controls").is_visible()
         if shots:
             page.screenshot(path=str(Path(shots) / f"home-guest-{name}.png"), full_page=True)
         if name == "phone":
@@ -66,6 +75,8 @@ def test_a_guest_sees_tables_and_the_hosts_link_makes_a_host(
         page.reload()
         page.locator("#host-setup").wait_for(state="visible")
         assert page.locator("#season-link").is_visible()
+        expect(page.locator(".tournament-item", has_text="Cup").get_by_role(
+            "link", name="Controls")).to_be_visible()
         old = page.locator(".table-item", has_text="Old one")
         assert old.locator(".table-size").inner_text() == "empty"
         if shots:
@@ -77,4 +88,4 @@ def test_a_guest_sees_tables_and_the_hosts_link_makes_a_host(
     assert errors == []
     status, tables = server.api("GET", "/api/tables")
     assert status == 200
-    assert [t["id"] for t in tables] == [kept["id"]]
+    assert [t["id"] for t in tables] == [cup["tables"][0]["id"], kept["id"]]

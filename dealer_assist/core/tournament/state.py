@@ -431,6 +431,8 @@ class Tournament:
                             and clock.level <= self.setup.rebuy_until),
             "late_registration_open": (self.setup.late_until is not None
                                        and clock.level <= self.setup.late_until),
+            "add_on_open": (self.setup.add_on is not None
+                            and clock.level == structure.first_break),
             "prize_pool": self.pool, "payouts": list(self.payouts()),
             "average_stack": self.chips_in_play // max(1, len(left)),
             "places": [p.to_json() for p in self.places(now)],

@@ -1,0 +1,84 @@
+"""The host's tournament pages and what the structure editor reads (issue 31): the presets,
+the payouts previewed for a player count (R93, worked out by the core), the tournaments on
+this server, and the host's page of a running tournament (``/tournaments/<id>``), whose
+one-tap controls post to ``/api/tournaments/<id>/actions``."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+
+from dealer_assist.core.errors import SetupError
+from dealer_assist.core.tournament.presets import PRESETS, preview
+from dealer_assist.services import storage
+from dealer_assist.web import reads
+from dealer_assist.web.errors import ApiError
+from dealer_assist.web.extensions import get_db, get_tournaments
+
+bp = Blueprint("tournament_host", __name__)
+
+WHOLE = re.compile(r"[0-9]{1,9}")
+
+
+def whole_arg(name: str, default: int | None = None) -> int:
+    """A query argument as a whole number, or a 400 with a sentence."""
+    raw = request.args.get(name)
+    if raw is None and default is not None:
+        return default
+    if raw is None or not WHOLE.fullmatch(raw.strip()):
+        raise ApiError(400, f"{name} must be a whole number, such as {name}=20.")
+    return int(raw)
+
+
+@bp.get("/api/tournaments/presets")
+@reads.view
+def presets() -> ResponseReturnValue:
+    return jsonify({"presets": [p.to_json() for p in PRESETS]})
+
+
+@bp.get("/api/tournaments/preview")
+@reads.view
+def payout_preview() -> ResponseReturnValue:
+    """R93's payouts for ``entries`` players at ``buy_in`` less ``fee`` each, rounded to
+    ``unit``, and the tables of ``seats`` they need: what the editor shows as names are
+    added."""
+    try:
+        shown = preview(whole_arg("entries"), whole_arg("buy_in"), whole_arg("fee", 0),
+                        whole_arg("seats", 10), whole_arg("unit", 1))
+    except SetupError as err:
+        raise ApiError(400, str(err)) from None
+    return jsonify(shown.to_json())
+
+
+@bp.get("/api/tournaments")
+@reads.view
+def list_tournaments() -> ResponseReturnValue:
+    """Every tournament on this server, the newest first: its name, players left and
+    whether it is over (the public state has the rest)."""
+    db, store = get_db(), get_tournaments()
+    found = []
+    for tournament_id in reversed(storage.tournaments.tournament_ids(db)):
+        tournament = store.load(db, tournament_id)
+        if tournament is None:
+            continue
+        found.append({"id": tournament_id, "name": tournament.setup.name,
+                      "entries": len(tournament.standing.entries),
+                      "players_left": len(tournament.players_left()),
+                      "finished": tournament.finished()})
+    response = jsonify({"tournaments": found})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/tournaments/<tournament_id>")
+@reads.view
+def host_page(tournament_id: str) -> str:
+    """The host's page of a tournament: the clock's controls, the tables, the moves, the
+    rebuys, add-ons and late entries, the chop; its script reads the public state."""
+    tournament = get_tournaments().load(get_db(), tournament_id)
+    if tournament is None:
+        abort(404)
+    return render_template("tournament.html", tournament_id=tournament_id,
+                           levels=tournament.setup.structure.to_json())

@@ -1,0 +1,222 @@
+/* The host's page of a running tournament (issue 31): the clock's controls, the moves the
+ * server names, rebuys, add-ons, late entries and a chop, each one tap. Everything shown is
+ * the server's public state (GET /api/tournaments/<id>), read again every few seconds and
+ * after each action; a refusal shows the server's sentence and changes nothing. */
+"use strict";
+
+(() => {
+  const { h, clear } = DA;
+  const $ = (id) => document.getElementById(id);
+  const id = document.body.dataset.tournamentId;
+  const url = `/api/tournaments/${encodeURIComponent(id)}`;
+  let state = null;
+  let readAt = 0; // performance.now() when the state was read: the clock counts down from it
+  let busy = false;
+  // each read and action is numbered when sent: an answer older than the one shown (a read
+  // sent before an action, answered after it) is not shown
+  let sent = 0;
+  let shown = 0;
+  function showIfNewest(number, data) {
+    if (number < shown) return;
+    shown = number;
+    show(data);
+  }
+
+  function showError(text) {
+    $("tournament-error").textContent = text || "";
+    $("tournament-error").hidden = !text;
+  }
+
+  let reading = false;
+  async function read() {
+    if (reading) return;
+    reading = true;
+    const number = ++sent;
+    try {
+      const r = await fetch(url, { cache: "no-store" });
+      const data = await r.json();
+      if (!r.ok) { showError(data.error); return; }
+      showIfNewest(number, data);
+    } catch (e) { /* offline a moment: the next read tries again */ } finally {
+      reading = false;
+    }
+  }
+
+  /* One action (API.md "Tournaments"); the answer's state is shown, a refusal's sentence. */
+  async function act(action) {
+    if (busy) return null;
+    busy = true;
+    showError("");
+    const number = ++sent;
+    try {
+      const r = await fetch(`${url}/actions`, { method: "POST", headers: { "Content-Type": "application/json", ...HOST.headers() }, body: JSON.stringify(action) });
+      const data = await r.json().catch(() => ({}));
+      if (!r.ok) { showError(data.error || `The server answered ${r.status}.`); return null; }
+      showIfNewest(number, data.state);
+      return data;
+    } catch (e) {
+      showError("Could not reach the server. Check the connection and try again.");
+      return null;
+    } finally {
+      busy = false;
+    }
+  }
+
+  const button = (text, action, cls = "") => h(`button.btn.small${cls}`, { type: "button", onclick: () => act(action) }, text);
+
+  /* A stage's name for the host: levels of play counted from 1 (the clock's index counts
+   * breaks too). */
+  function stageWords(stage, playNumber) {
+    if ("break" in stage) return `Break, ${stage.break} minutes${stage.color_up ? `: color up the ${stage.color_up}s` : ""}`;
+    const ante = stage.ante ? `, ante ${stage.ante}` : stage.big_blind_ante ? `, big-blind ante ${stage.big_blind_ante}` : "";
+    return `Level ${playNumber}: blinds ${stage.small_blind}/${stage.big_blind}${ante}`;
+  }
+
+  function clockWords(seconds) {
+    const s = Math.max(0, Math.ceil(seconds));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  function tick() {
+    if (!state) return;
+    const c = state.clock;
+    const gone = c.running ? (performance.now() - readAt) / 1000 : 0;
+    $("clock-time").textContent = clockWords(c.seconds_left - gone);
+    if (c.running && c.seconds_left - gone < -1) read(); // the level changed: the server's
+  }
+
+  function show(s) {
+    state = s;
+    readAt = performance.now();
+    $("tournament-name").textContent = s.name || "Tournament";
+    document.title = `${s.name || "Tournament"} — the host's controls`;
+    const c = s.clock;
+    $("clock-level").textContent = stageWords(c.stage, levelNumber(c.level));
+    $("clock-next").textContent = (c.started && !c.running ? "Paused. " : "") + (c.next_level ? `Next: blinds ${c.next_level.small_blind}/${c.next_level.big_blind}` + (c.next_break ? ` · a break in ${clockWords(c.next_break.in_seconds)}` : "") : "The last level.");
+    const toggle = $("clock-toggle");
+    toggle.textContent = c.running ? "Pause" : c.started ? "Resume" : "Start the clock";
+    toggle.onclick = () => act({ type: c.running ? "pause" : "resume" });
+    $("level-back").disabled = c.level === 0 || s.finished;
+    $("level-back").onclick = () => act({ type: "level", to: c.level - 1 });
+    const last = !c.next_level && !c.next_break;
+    $("level-next").disabled = last || s.finished;
+    $("level-next").onclick = () => act({ type: "level", to: c.level + 1 });
+    tick();
+    showFigures(s);
+    showMoves(s);
+    showWaiting(s);
+    $("late-panel").hidden = !s.late_registration_open || s.finished;
+    showTables(s);
+    $("chop-panel").hidden = s.finished || s.players_left < 2;
+  }
+
+  // The structure, embedded by the server: the host's level numbers count the levels of
+  // play only (the clock's index counts the breaks too).
+  const LEVELS = JSON.parse($("levels-json").textContent);
+  function levelNumber(index) {
+    return LEVELS.slice(0, index + 1).filter((stage) => !("break" in stage)).length;
+  }
+
+  function showFigures(s) {
+    const figures = clear($("figures"));
+    const pairs = [["Players left", `${s.players_left} of ${s.entries}`], ["Prize pool", s.prize_pool],
+      ["Rebuys", s.rebuys], ["Add-ons", s.add_ons], ["Average stack", s.average_stack]];
+    for (const [term, value] of pairs) figures.append(h("div.figure", {}, h("dt", { text: term }), h("dd", { text: String(value) })));
+    const payouts = clear($("payouts"));
+    s.payouts.forEach((amount, i) => payouts.append(h("li", {}, h("span", { text: `${i + 1}.` }), h("strong", { text: String(amount) }))));
+    const places = clear($("places"));
+    if (s.places.length) {
+      places.append(h("h3", { text: s.finished ? "Results" : "Out so far" }), h("ol.places-list", {}, s.places.map((p) => h("li", {},
+        h("span.place-no", { text: p.place === p.last_place ? `${p.place}.` : `${p.place}-${p.last_place}.` }),
+        h("span", { text: p.players.map((x) => (x.payout ? `${x.name} (${x.payout})` : x.name)).join(", ") })))));
+    }
+    if (s.finished && s.books.settle_up.length) {
+      places.append(h("h3", { text: "Settle up" }), h("ul.places-list", {}, s.books.settle_up.map((t) => h("li", { text: `${t.from} pays ${t.to} ${t.amount}` }))));
+    }
+  }
+
+  const tableName = (n) => `table ${n + 1}`;
+
+  function showMoves(s) {
+    const panel = $("moves-panel");
+    panel.hidden = !s.moves.length;
+    const list = clear($("moves"));
+    if (!s.moves.length) return;
+    $("moves-hint").textContent = s.moves.length > 1
+      ? "Every move the server drew: between deals, one tap each, or all at once."
+      : "The server names who moves: between deals, one tap.";
+    for (const m of s.moves) {
+      list.append(h("li", {}, button(`Move ${m.player} from ${tableName(m.from_table)} to ${tableName(m.to_table)}${m.after ? ` (after ${m.after})` : ""}`,
+        { type: "move", player: m.player, to_table: m.to_table }, ".move")));
+    }
+    const all = $("all-moves");
+    all.hidden = s.moves.length < 2;
+    all.onclick = async () => {
+      for (const m of [...s.moves]) {
+        if (!(await act({ type: "move", player: m.player, to_table: m.to_table }))) return;
+      }
+    };
+  }
+
+  function showWaiting(s) {
+    $("waiting-panel").hidden = !s.waiting_on_rebuy.length;
+    const list = clear($("waiting"));
+    for (const name of s.waiting_on_rebuy) {
+      list.append(h("li.waiting-row", {}, h("span.seat-name", { text: name }),
+        button("Rebuy", { type: "rebuy", player: name }, ".primary"),
+        button("Out", { type: "decline", player: name }, ".danger")));
+    }
+  }
+
+  function showTables(s) {
+    const box = clear($("tables"));
+    for (const t of s.tables) {
+      if (!t.in_play) continue;
+      box.append(h("section.t-table", { "aria-label": `Table ${t.number + 1}` },
+        h("div.t-table-head", {}, h("h3", { text: `Table ${t.number + 1}` }),
+          h("a.btn.small", { href: `/t/${encodeURIComponent(t.id)}/dealer`, text: "Tablet" }),
+          h("a.btn.small", { href: `/t/${encodeURIComponent(t.id)}`, text: "Phone view" })),
+        h("ol.t-players", {}, t.players.map((p, seat) => h("li.t-player", {},
+          h("span.seat", { text: String(seat + 1) }), h("span.seat-name", { text: p.name }),
+          h("span.t-stack", { text: String(p.stack) }),
+          h("span.t-actions", {},
+            s.rebuys_open && !s.waiting_on_rebuy.includes(p.name) ? button("Rebuy", { type: "rebuy", player: p.name }) : null,
+            s.add_on_open ? button("Add-on", { type: "add_on", player: p.name }) : null))))));
+    }
+  }
+
+  // ------------------------------------------------------------------ a chop
+  async function showChop() {
+    const answer = await act({ type: "chop", method: "icm" });
+    const box = clear($("chop"));
+    if (!answer || !answer.chop) return;
+    const figures = answer.chop;
+    const names = Object.keys(figures.stacks);
+    box.append(h("div.table-wrap", { tabindex: 0, role: "region", "aria-label": "The chop's amounts" },
+      h("table.chop-table", {},
+        h("thead", {}, h("tr", {}, ["Player", "Chips", "Chip-chop", "ICM"].map((t, i) => h("th", { scope: "col", class: i ? "num" : null, text: t })))),
+        h("tbody", {}, names.map((n) => h("tr", {}, h("th", { scope: "row", text: n }),
+          h("td.num", { text: String(figures.stacks[n]) }), h("td.num", { text: String(figures.chips[n]) }),
+          h("td.num", { text: String(figures.icm[n]) })))))),
+    h("div.controls", {},
+      h("button.btn.big", { type: "button", onclick: () => agree("chips") }, "Agree chip\u2011chop"),
+      h("button.btn.big", { type: "button", onclick: () => agree("icm") }, "Agree ICM")));
+  }
+
+  async function agree(method) {
+    if (await act({ type: "chop", method, agree: true })) clear($("chop"));
+  }
+
+  $("undo").addEventListener("click", () => act({ type: "undo" }));
+  $("chop-show").addEventListener("click", showChop);
+  $("late-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const name = $("late-name").value.trim();
+    if (!name) { $("late-name").focus(); return; }
+    if (await act({ type: "enter", player: name })) $("late-name").value = "";
+  });
+  HOST.takeLink();
+  read();
+  setInterval(tick, 250);
+  setInterval(() => { if (!busy && !document.hidden) read(); }, 3000);
+})();
