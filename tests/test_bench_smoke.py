@@ -51,6 +51,7 @@ RUNS: list[tuple[str, ...]] = [
     ("guest_attacks.py", "slowloris", "--seconds", "12"),
     ("guest_attacks.py", "garbage", "--seconds", "1.5", "--quiet", "0.5"),
     ("guest_attacks.py", "flood", "--seconds", "1", "--quiet", "1"),
+    ("guest_attacks.py", "equity", "--shows", "1", "--quiet", "0.5"),
     ("guest_attacks.py", "reads", "--kinds", "deals", "phhs", "--connections", "2", "2",
      "--deals", "30", "--seconds", "1"),
 ]
