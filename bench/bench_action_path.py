@@ -68,7 +68,7 @@ def measure(actions: int, phones: int) -> dict[str, float]:
         return result
 
     flask.Flask.wsgi_app = wsgi_app  # type: ignore[method-assign]
-    SocketIO.emit = emit  # type: ignore[method-assign]
+    SocketIO.emit = emit
     with tempfile.TemporaryDirectory() as folder:
         # the phones share the test client's address: its caps lifted for them
         app = create_app(db_path=str(Path(folder) / "path.db"), testing=True, config={
