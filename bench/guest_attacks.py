@@ -7,6 +7,8 @@ machine (timing every acknowledgement), and the guest in a process of its own.
     python bench/guest_attacks.py slowloris [--seconds 16] [--runs 1]
     python bench/guest_attacks.py garbage [--seconds 20] [--runs 1]
     python bench/guest_attacks.py flood [--event leave|action] [--seconds 6] [--runs 1]
+    python bench/guest_attacks.py equity [--shows 3] [--runs 1]
+    python bench/guest_attacks.py reads [--kinds deals phhs views] [--deals 3000] [--runs 1]
 
 (``--quiet S``: the seconds the tablet acts alone before the guest, and after it for joins.)
 
@@ -24,6 +26,9 @@ machine). Everything goes to this machine's own addresses, and stops by itself.
   dealer websocket get in.
 - **garbage**: from the LAN address, every event with missing and wrong arguments, lone
   surrogates as table ids, and broken packets and requests, as fast as they go.
+- **equity** (issue 32): no guest but the dealer's own heavy work: at one table ten players
+  of Omaha all in pre-flop show their hands (600,000 rankings for R67's chances), while a
+  tablet deals at another table; its acks beside each show, the show's ack and its chances.
 - **flood** (issue 32): from the LAN address, a raw websocket sends ``leave`` (or ``action``)
   events as fast as it can, each asking for an acknowledgement, connecting again when cut.
 """
@@ -242,6 +247,17 @@ class Tablet:
 
 def median_ms(samples: list[float]) -> float:
     return round(statistics.median(samples) * 1000, 2) if samples else float("nan")
+
+
+def beside_quiet(quiet: list[float], loaded: list[float]) -> dict[str, Any]:
+    """The tablet's acks beside the attack against its quiet ones: medians, ratio, worst."""
+    return {
+        "quiet_median_ms": median_ms(quiet), "loaded_median_ms": median_ms(loaded),
+        "ratio": round(statistics.median(loaded) / statistics.median(quiet), 2)
+        if loaded else None,
+        "quiet_max_ms": round(max(quiet) * 1000, 1),
+        "loaded_max_ms": round(max(loaded, default=float("nan")) * 1000, 1),
+    }
 
 
 def guest(kind: str, *args: str) -> subprocess.Popen[str]:
@@ -740,12 +756,7 @@ def reads(folder: Path, kind: str, connections: int = 8, deals: int = 3000,
         "kind": kind, "connections": connections, "deals": deals, "seconds": seconds,
         **{k: v for k, v in asked.items() if k != "refusals"},
         "refusal_sentences": sorted({f"{code} {text}" for code, text in asked["refusals"]}),
-        "quiet_median_ms": median_ms(quiet_acks),
-        "loaded_median_ms": median_ms(loaded),
-        "ratio": round(statistics.median(loaded) / statistics.median(quiet_acks), 2)
-        if loaded else None,
-        "quiet_max_ms": round(max(quiet_acks) * 1000, 1),
-        "loaded_max_ms": round(max(loaded, default=float("nan")) * 1000, 1),
+        **beside_quiet(quiet_acks, loaded),
         "loaded_p90_ms": round(sorted(loaded)[int(len(loaded) * 0.9)] * 1000, 1),
         "acks": len(tablet.samples), "loaded_acks": len(loaded),
         "not_200": sum(status != 200 for _, _, status in tablet.samples),
@@ -842,12 +853,116 @@ def flood(folder: Path, event: str = "leave", seconds: float = 6.0,
     }
 
 
+# --------------------------------------------------------------------------- equity
+EQUITY_PLAYERS = tuple(f"P{i}" for i in range(10))
+
+
+def omaha_all_in(running: Server) -> dict[str, Any]:
+    """A new table of ten players of no-limit Omaha, all in pre-flop, at its ``show``."""
+    import requests
+
+    made: dict[str, Any] = requests.post(running.url + "/api/tables", timeout=10, json={
+        "variant": "omaha", "players": list(EQUITY_PLAYERS),
+        "rules": {"betting": "no_limit"}}).json()
+    body: dict[str, Any] = {"type": "start_deal"}
+    while True:
+        answer = requests.post(f"{running.url}/api/tables/{made['id']}/actions", json=body,
+                               headers={"Authorization": f"Bearer {made['dealer_token']}"},
+                               timeout=30)
+        if answer.status_code != 200:
+            raise RuntimeError(f"{answer.status_code} {answer.text}")
+        step = answer.json()["state"]["step"]
+        if step["kind"] == "reveal":
+            return made
+        body = {"type": "all_in" if "all_in" in step["options"] else "call",
+                "player": step["player"]} if step["kind"] == "bet" else {"type": step["kind"]}
+
+
+def show_hands(running: Server, made: dict[str, Any], number: int) -> tuple[float, float]:
+    """The dealer of ``made`` (its own Socket.IO client) tables every hand, four cards each
+    from the deck turned ``number`` places (so no two shows ask the same question): the
+    seconds to its acknowledgement, and to the state of that seq carrying the chances (the
+    acknowledgement's own state before issue 32, where it waited for them)."""
+    import socketio
+
+    from dealer_assist.core.cards import FULL_DECK
+
+    deck = [*FULL_DECK[number:], *FULL_DECK[:number]]
+    hands = {name: deck[4 * i:4 * i + 4] for i, name in enumerate(EQUITY_PLAYERS)}
+    heard: list[tuple[float, dict[str, Any]]] = []
+    arrived = threading.Condition()
+
+    def on_state(state: dict[str, Any]) -> None:
+        with arrived:
+            heard.append((time.perf_counter(), state))
+            arrived.notify_all()
+
+    dealer = socketio.Client(reconnection=False)
+    dealer.on("state", on_state)
+    dealer.connect(running.url, transports=["websocket"], wait_timeout=10)
+    try:
+        dealer.emit("join", {"table": made["id"], "token": made["dealer_token"]})
+        with arrived:
+            arrived.wait_for(lambda: bool(heard), 10)
+        sent = time.perf_counter()
+        ack = dealer.call("action", {"table": made["id"], "action": {
+            "type": "show", "hands": hands}}, timeout=60)
+        acked = time.perf_counter()
+        if ack.get("status") != 200:
+            raise RuntimeError(str(ack)[:300])
+        if ack["state"].get("equity") is not None:
+            return acked - sent, acked - sent
+        with arrived:
+            if not arrived.wait_for(lambda: any(
+                    s["seq"] == ack["seq"] and s.get("equity") is not None
+                    for _, s in heard), 60):
+                raise RuntimeError("the chances never came")
+            later = next(at for at, s in heard
+                         if s["seq"] == ack["seq"] and s.get("equity") is not None)
+        return acked - sent, later - sent
+    finally:
+        dealer.disconnect()
+
+
+def equity_attack(folder: Path, shows: int = 3, quiet: float = 3.0) -> dict[str, Any]:
+    """The dealer's own heavy work (issue 32): at one table ten players of Omaha all in
+    pre-flop table their hands (600,000 rankings for the chances); at another table a tablet
+    deals throughout, as the other tables of the night do. Its acknowledgements quiet, and
+    those it sent while a show's chances were being worked out; the show's own."""
+    with dealing(folder, quiet) as (running, _, tablet, began):
+        quiet_ended = time.perf_counter()
+        windows: list[tuple[float, float]] = []
+        took: list[tuple[float, float]] = []
+        for number in range(shows):
+            made = omaha_all_in(running)
+            time.sleep(0.5)
+            start = time.perf_counter()
+            took.append(show_hands(running, made, 7 * number))
+            windows.append((start, start + took[-1][1]))
+            time.sleep(0.5)
+        after = time.perf_counter()
+        time.sleep(quiet)
+        tablet.stop()
+        tracebacks = running.output().count("Traceback")
+    quiet_acks = tablet.between(began, quiet_ended) + tablet.between(after, after + quiet)
+    # an ack waits for a blocked loop if it was sent up to its end: the window's acks
+    loaded = [t for start, end in windows for t in tablet.between(start - 0.05, end)]
+    return {
+        "shows": shows,
+        "show_ack_ms": [round(ack * 1000, 1) for ack, _ in took],
+        "figures_after_ms": [round(later * 1000, 1) for _, later in took],
+        **beside_quiet(quiet_acks, loaded), "loaded_acks": len(loaded),
+        "not_200": sum(status != 200 for _, _, status in tablet.samples),
+        "tracebacks": tracebacks,
+    }
+
+
 # --------------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    for name in ("freeze", "joins", "slowloris", "garbage", "reads", "flood"):
+    for name in ("freeze", "joins", "slowloris", "garbage", "reads", "flood", "equity"):
         bench = commands.add_parser(name)
         bench.add_argument("--runs", type=int, default=1)
         bench.add_argument("--code", help="measure git commit CODE's server instead "
@@ -873,6 +988,8 @@ def main() -> None:
             bench.add_argument("--connections", type=int, nargs="+", default=[8, 12, 8])
             bench.add_argument("--deals", type=int, default=3000)
             bench.add_argument("--seconds", type=float, default=12)
+        if name == "equity":
+            bench.add_argument("--shows", type=int, default=3)
         if name == "flood":
             bench.add_argument("--seconds", type=float, default=6)
             bench.add_argument("--event", choices=("leave", "action"), default="leave")
@@ -937,6 +1054,9 @@ def main() -> None:
                 elif args.command == "slowloris":
                     print(f"run {run}: " + json.dumps(slowloris(Path(folder), args.seconds)),
                           flush=True)
+                elif args.command == "equity":
+                    print(f"run {run}: " + json.dumps(equity_attack(Path(folder), args.shows,
+                                                                    args.quiet)), flush=True)
                 elif args.command == "flood":
                     print(f"run {run}: " + json.dumps(flood(Path(folder), args.event,
                                                             args.seconds, args.quiet)),

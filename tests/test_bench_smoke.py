@@ -33,6 +33,7 @@ RUNS: list[tuple[str, ...]] = [
     ("bench_phone_page.py", "--runs", "1"),
     ("bench_fanout.py", "--sizes", "3", "--rounds", "1", "--actions", "4", "--procs", "1",
      "--patches"),
+    ("bench_action_path.py", "--actions", "4", "--phones", "2", "--rounds", "1"),
     ("fanout_floor.py", "--phones", "3", "--actions", "4", "--runs", "1"),
     ("trace_fanout.py", "--clients", "3", "--actions", "4", "--procs", "1"),
     ("bench_capacity.py", "--tables", "2", "--clients", "2", "--seconds", "2", "--procs", "1",
@@ -52,6 +53,7 @@ RUNS: list[tuple[str, ...]] = [
     ("guest_attacks.py", "flood", "--seconds", "1", "--quiet", "1"),
     ("bench_clock.py", "--clocks", "3", "--tables", "2", "--phones", "1", "--samples", "3",
      "--changes", "2", "--procs", "1"),
+    ("guest_attacks.py", "equity", "--shows", "1", "--quiet", "0.5"),
     ("guest_attacks.py", "reads", "--kinds", "deals", "phhs", "--connections", "2", "2",
      "--deals", "30", "--seconds", "1"),
 ]

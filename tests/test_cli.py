@@ -54,6 +54,24 @@ def test_a_negative_proxy_count_is_refused_with_a_sentence(
     assert "--proxy-hops counts proxies: 0 or more, not -1." in capsys.readouterr().err
 
 
+def test_the_start_is_frozen_out_of_the_collectors_full_passes() -> None:
+    """After the warm-up, the objects the start made are in gc's permanent generation, and
+    a full collection no longer walks them (issue 32: it stopped the loop mid-fan-out)."""
+    import gc
+
+    made: list[object] = []
+    keep = [[i] for i in range(50_000)]  # a start's worth of containers, alive throughout
+    try:
+        serve.freeze_start(lambda: made.append(object()))
+        assert made and gc.get_freeze_count() >= len(keep)
+        frozen = gc.get_freeze_count()
+        gc.collect()  # nothing frozen comes back into sight
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+    assert keep[-1] == [49_999]
+
+
 def test_lan_address_is_an_address() -> None:
     address = ipaddress.ip_address(banner.lan_address())
     assert address.version == 4 and not address.is_unspecified

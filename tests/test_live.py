@@ -82,11 +82,15 @@ def test_the_commit_is_synced_after_the_phones_emit_and_before_the_dealers(
         order.append(kwargs["to"])
         return real_emit(event, *args, **kwargs)
 
+    # a client in each room: an empty room is sent nothing (rooms.has_clients)
+    for join in ({"table": kings.id}, {"table": kings.id, "patches": True},
+                 {"table": kings.id, "token": kings.token}):
+        socketio.test_client(app).emit("join", join)
     monkeypatch.setattr(storage, "sync_log", sync_log)
     monkeypatch.setattr(socketio, "emit", emit)
     kings.act({"type": "deal_cards", "player": "Bob", "cards": ["Ah"]})
-    # both phones' rooms (whole states, then patches: docs/api.md) before the fsync
-    phones_first = [f"table:{kings.id}:public", f"table:{kings.id}:patches", "fsync",
+    # both phones' rooms (patches, the many, then whole states: docs/api.md) before the fsync
+    phones_first = [f"table:{kings.id}:patches", f"table:{kings.id}:public", "fsync",
                     f"table:{kings.id}:dealer"]
     assert order == phones_first
     kings.act({"type": "check", "player": "Bob"}, status=400)  # refused: nothing to sync

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit, urlunsplit
@@ -120,8 +121,9 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
     app = create_app(db_path=db_path, config=config, message_queue=message_queue)
     if off_loop.green():
         use_green_websockets(get_socketio(app).server.eio)
-    # The hand evaluator's tables fill while the dealer sets up, not at the first showdown.
-    off_loop.start(evaluator.warm_up, name="warm-up")
+    # The hand evaluator's tables fill while the dealer sets up, not at the first showdown;
+    # then the start's objects leave the collector's full passes (freeze_start)
+    off_loop.start(lambda: freeze_start(evaluator.warm_up), name="warm-up")
 
     imports = {IMPORT_PATH, phh_api.IMPORT_PATH}
 
@@ -156,6 +158,20 @@ def serve(host: str, port: int, db_path: Path | str | None, out: TextIO = sys.st
 
 
 SWITCH_INTERVAL = 0.0005  # seconds
+
+
+def freeze_start(warm_up: Callable[[], object]) -> None:
+    """``warm_up()``, then every object the server's start made (the app, its modules, the
+    evaluator's tables) moved out of the cyclic collector's sight (``gc.freeze``). A full
+    collection otherwise walks them all, 100-250 ms with the loop stopped on a busy machine,
+    now and then in the middle of a fan-out to every phone: the app's p99 beyond the floor's
+    (issue 32, docs/benchmarks.md). They live as long as the server anyway."""
+    import gc
+
+    warm_up()
+    # no gc.collect() first: a full pass is what this avoids (250 ms of the loop's time,
+    # maybe with phones already in); the start's few cycles of garbage stay
+    gc.freeze()
 
 
 def run(args: argparse.Namespace) -> int:

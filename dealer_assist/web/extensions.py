@@ -18,7 +18,7 @@ from dealer_assist.services import storage, tables, tournaments
 from dealer_assist.services.auth import FailureThrottle
 from dealer_assist.web import off_loop
 from dealer_assist.web.host import is_own_host
-from dealer_assist.web.json_codec import SocketJSON
+from dealer_assist.web.json_codec import JSONPacket, SocketJSON
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -48,6 +48,7 @@ def init_socketio(app: Flask, **options: Any) -> SocketIO:
     # minute (web/log_guard.py)
     socketio = SocketIO(app, async_mode=app.config.get("ASYNC_MODE", "threading"),
                         max_http_buffer_size=MAX_BODY_BYTES, json=SocketJSON,
+                        serializer=JSONPacket,
                         manage_session=False,  # no Flask session: no copy of it per phone
                         logger=quiet_logger("dealer_assist.socketio"),
                         engineio_logger=quiet_logger("dealer_assist.engineio"), **options)

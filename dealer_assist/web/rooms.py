@@ -85,10 +85,17 @@ def deliver(socketio: SocketIO, tracker: Rooms, room: str, state: dict[str, Any]
         skip = note_sent(tracker, room, seq)
         if skip is None:
             return False  # a newer state has gone out already
-        socketio.emit("state", state, to=room, skip_sid=skip or None, ignore_queue=True)
-        if room == public_room(table_id):
+        if room == public_room(table_id):  # the phones (the patch room) first: the many
             deliver_patch(socketio, tracker, table_id, state)
+        if has_clients(socketio, room):
+            socketio.emit("state", state, to=room, skip_sid=skip or None, ignore_queue=True)
         return True
+
+
+def has_clients(socketio: SocketIO, room: str) -> bool:
+    """Whether any client of this process is in ``room``: an emit to an empty room still
+    encodes its event whole (python-socketio's manager encodes before it looks who is in)."""
+    return bool(socketio.server.manager.rooms.get("/", {}).get(room))
 
 
 def note_sent(tracker: Rooms, room: str, seq: int) -> list[str] | None:
@@ -115,6 +122,8 @@ def deliver_patch(socketio: SocketIO, tracker: Rooms, table_id: str,
     if skip is None:
         return
     tracker.last_public[table_id] = state
+    if not has_clients(socketio, room):
+        return  # the next patch is against this state: nobody is owed this one
     if base is None:
         socketio.emit("state", state, to=room, skip_sid=skip or None, ignore_queue=True)
         return
