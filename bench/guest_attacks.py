@@ -698,7 +698,7 @@ def guest_reads(address: str, port: int, paths: list[str], connections: int,
     import requests
 
     stats: dict[str, Any] = {"requests": 0, "statuses": {}, "bytes": 0, "refusals": [],
-                             "errors": 0}
+                             "errors": 0, "error_kinds": {}}
     lock = threading.Lock()
     ends = time.monotonic() + seconds
 
@@ -710,9 +710,11 @@ def guest_reads(address: str, port: int, paths: list[str], connections: int,
                 turn += 1
                 try:
                     answer = session.get(f"http://{address}:{port}{path}", timeout=120)
-                except requests.RequestException:
+                except requests.RequestException as error:
                     with lock:
                         stats["errors"] += 1
+                        kinds = stats["error_kinds"]
+                        kinds[type(error).__name__] = kinds.get(type(error).__name__, 0) + 1
                     time.sleep(0.05)
                     continue
                 with lock:

@@ -179,7 +179,12 @@ def test_the_dealer_acts_promptly_while_a_guest_hammers_the_reads(
     print(f"[figures] reads {result}")
     assert result["requests"] > connections and result["statuses"].get("200", 0) > 0, result
     assert set(result["statuses"]) <= {"200", "429", "503"}, result
-    assert result["errors"] == 0 and result["tracebacks"] == 0, result
+    assert result["tracebacks"] == 0, result
+    # a hostile guest's connection may be closed now and then (its caps, the slow-client
+    # guard): one CI run on a loaded machine saw one drop in 2,405 answers, which failed the
+    # old "no error at all"; a timeout (the server stalled) is never allowed
+    assert result["errors"] <= max(1, result["requests"] // 100), result
+    assert set(result["error_kinds"]) <= {"ConnectionError", "ChunkedEncodingError"}, result
     for sentence in result["refusal_sentences"]:
         assert sentence.startswith(("429 {\"error\":\"This device is already waiting",
                                     "503 {\"error\":\"The server is busy")), sentence
