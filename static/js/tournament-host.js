@@ -218,5 +218,14 @@
   HOST.takeLink();
   read();
   setInterval(tick, 250);
-  setInterval(() => { if (!busy && !document.hidden) read(); }, 3000);
+  // the tournament's room brings every change at once (a deal's end at a table, a dealer's
+  // tap): the poll is only the fallback while the socket is down
+  let live = false;
+  if (typeof io === "function") {
+    const socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
+    socket.on("connect", () => { live = true; socket.emit("join_tournament", { tournament: id }); });
+    socket.on("disconnect", () => { live = false; });
+    socket.on("tournament", (s) => showIfNewest(++sent, s));
+  }
+  setInterval(() => { if (!busy && !document.hidden && !live) read(); }, 3000);
 })();

@@ -176,6 +176,14 @@ def test_r89_a_tournament_is_made_on_the_home_page_and_run_with_one_tap_each(
     assert not server.api("GET", f"/api/tournaments/{tournament_id}")[1]["clock"]["running"]
     page.locator("#level-next").click()
     expect(page.locator("#clock-level")).to_have_text("Level 2: blinds 50/100")
+    # a tap on another device (a table's dealer; here the API) shows within a second: the
+    # tournament's room brings it, the page's poll is only for a socket that is down
+    status, _ = server.api("POST", f"/api/tournaments/{tournament_id}/actions",
+                           {"type": "level", "to": 2})
+    assert status == 200
+    expect(page.locator("#clock-level")).to_have_text("Level 3: blinds 75/150", timeout=1000)
+    page.locator("#level-back").click()
+    expect(page.locator("#clock-level")).to_have_text("Level 2: blinds 50/100")
 
     # a rebuy: the starting stack again, the buy-in into the pool
     first = page.locator(".t-table").first.locator(".t-player").first
