@@ -221,8 +221,11 @@ def test_r90_at_a_levels_end_a_screen_asks_the_server_and_never_guesses(
     tv.wait_for_function("() => document.getElementById('time').textContent === '0:00'")
     expect(tv.locator("#time")).not_to_have_text("0:00")  # the server's answer came
     expect(tv.locator("#stage")).to_have_text("Level 1")
+    # the server's time left read just before and just after the page's: on a loaded machine
+    # a read takes a while, and a CI run once failed by 0.065 s with only the read after
+    before = host.state()["clock"]["seconds_left"]
     shown = seconds(tv.locator("#time").inner_text())
-    server = host.state()["clock"]["seconds_left"]
-    assert asked and abs(shown - server) <= 1.0, (asked, shown, server)
+    after = host.state()["clock"]["seconds_left"]
+    assert asked and after - 1.0 <= shown <= before + 1.0, (asked, before, shown, after)
     context.close()
     assert not errors, "\n".join(errors)
