@@ -31,6 +31,19 @@ const DA = (() => {
   }
 
   /* h("div.class#id", {attrs}, children...) builds an element; strings become text nodes. */
+  /* A hand named by its ranks ("7-4-3-2-A") kept on one line: broken at a hyphen it reads as
+   * two hands. The text stays the server's, word for word. */
+  function unbroken(words) {
+    const parts = [];
+    let at = 0;
+    for (const m of String(words).matchAll(/(?:10|[2-9TJQKA])(?:-(?:10|[2-9TJQKA]))+\b/g)) {
+      parts.push(words.slice(at, m.index), h("span.nowrap", { text: m[0] }));
+      at = m.index + m[0].length;
+    }
+    parts.push(words.slice(at));
+    return parts.filter((p) => p !== "");
+  }
+
   function h(spec, attrs, ...children) {
     const tag = /^[a-z0-9-]+/i.exec(spec);
     const el = document.createElement(tag ? tag[0] : "div");
@@ -587,7 +600,7 @@ const DA = (() => {
     // table carries; the page composes none of its own
     const sentences = s.result_sentences || (s.result_words ? [s.result_words] : []);
     const list = h("ul.result-sentences");
-    for (const words of sentences) list.append(h("li", { text: words }));
+    for (const words of sentences) list.append(h("li", null, unbroken(words)));
     el.append(list);
     const rows = netRows(res);
     if (rows.length) el.append(netList(rows));

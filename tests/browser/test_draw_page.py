@@ -2,18 +2,20 @@
 and every draw tapped on the tablet, each draw one tap on the row of 0..N buttons in the
 drawing player's own place on the felt (N from the server: 5, or 4 in Badugi), each player's
 draws on every screen, the showdown's whole hands entered in each player's place (one mucked),
-and the result with the hands face up. With ``DEALER_ASSIST_SCREENSHOTS=<folder>`` a draw of
-2-7 Triple Draw and Badugi's showdown are saved in every view and theme
-(``<view>-triple-draw-<theme>.png``, ``<view>-badugi-showdown-<theme>.png``); the tablet's draw
-is looked at 390 px wide too, as a dealer dealing from a phone sees it."""
+and the result with the hands face up and every player's chips. With
+``DEALER_ASSIST_SCREENSHOTS=<folder>`` a draw of 2-7 Triple Draw, Badugi's showdown and 2-7
+Single Draw's result are saved in every view and theme (``<view>-triple-draw-<theme>.png``,
+``<view>-badugi-showdown-<theme>.png``, ``<view>-single-draw-result-<theme>.png``); the
+tablet's draw is looked at 390 px wide too, as a dealer dealing from a phone sees it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
+from browser.deal import bet_round, pick, stacks, tap
 from browser.look import problems
 from browser.test_all_in_page import look
 
@@ -39,22 +41,6 @@ SIZE = {"deuce_to_seven_triple_draw": 5, "deuce_to_seven_single_draw": 5, "badug
 ORDER = ("Bob", "Cy", "Ann")
 
 
-def tap(page: Page, selector: str) -> None:
-    """One tap, then wait for the server's answer on screen."""
-    seq = page.locator("#seq").text_content()
-    page.locator(selector).click()
-    expect(page.locator("#seq")).not_to_have_text(seq or "")
-
-
-def bet_round(t: Page) -> None:
-    """Everyone checks, or calls, until a draw or the showdown."""
-    while not (t.locator('[data-action="discard"]').count()
-               or t.locator('[data-action="showdown"]').count()):
-        check = t.locator('.area-actions [data-action="check"]')
-        tap(t, '.area-actions [data-action="check"]' if check.count()
-            else '.area-actions [data-action="call"]')
-
-
 def drew(counts: list[int]) -> str:
     return "drew " + ", ".join(str(n) if n else "pat" for n in counts)
 
@@ -76,7 +62,7 @@ def test_r85_a_whole_draw_deal_tapped_on_the_tablet_in_each_players_place(
             expect(backs).to_have_count(size)
     found: list[str] = []
     for index in range(len(plan["Ann"])):
-        bet_round(t)
+        bet_round(t, "discard")
         for name in ORDER:
             place = f'.hand-place[data-player="{name}"]'
             # the buttons are in this player's place and nowhere else: 0 (pat) to the hand
@@ -102,7 +88,7 @@ def test_r85_a_whole_draw_deal_tapped_on_the_tablet_in_each_players_place(
                 expect(page.locator(f'li.player[data-player="{name}"] .player-draws')
                        ).to_have_text(words)
         expect(ph.locator(".me-draws")).to_have_text(drew(plan["Bob"][:index + 1]))
-    bet_round(t)
+    bet_round(t, "showdown")
     expect(t.locator('button[data-action="discard"]')).to_have_count(0)
 
     # the showdown: each hand's places in its player's place, a Muck tap beside them
@@ -115,8 +101,7 @@ def test_r85_a_whole_draw_deal_tapped_on_the_tablet_in_each_players_place(
     if variant == "badugi":
         found += look(pages, "badugi-showdown", cells=[])
     for cards in hands.values():
-        for card in (cards or "").split():
-            t.locator(f'.picker button[data-card="{card}"]').click()
+        pick(t, cards or "")
     tap(t, '[data-action="showdown"]')
     for page in (t, ph):
         expect(page.locator(".result .result-sentences li")).to_have_text(result)
@@ -131,5 +116,8 @@ def test_r85_a_whole_draw_deal_tapped_on_the_tablet_in_each_players_place(
     winner = result[0].split(": ")[1].split(",")[0]
     expect(ph.locator(".hand-place.win")).to_have_count(1)
     expect(ph.locator(f'.hand-place.win[data-player="{winner}"]')).to_have_count(1)
-    expect(t.locator(f'li.player[data-player="{winner}"] .player-stack')).to_have_text("104")
+    for page in (t, ph):  # everyone put in 2: the winner takes the 6
+        stacks(page, {name: 104 if name == winner else 98 for name in hands})
+    if variant == "deuce_to_seven_single_draw":
+        found += look(pages, "single-draw-result", cells=[])
     assert not found, "\n".join(found)

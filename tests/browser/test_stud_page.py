@@ -9,11 +9,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.deal import pick
+
 pytestmark = pytest.mark.browser
-
-
-def pick(page: Page, card: str) -> None:
-    page.locator(f'.picker button[data-card="{card}"]').click()
 
 
 def up_cards(page: Page, name: str) -> list[str]:

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from browser.deal import board, stacks
 from browser.felt import type_cards
 
 pytestmark = pytest.mark.browser
@@ -25,18 +26,6 @@ def both(pages, text: str, players_words: str | None = None) -> None:  # type: i
 
 def tap(page: Page, selector: str) -> None:
     page.locator(selector).click()
-
-
-def stacks(page: Page, expected: dict[str, int]) -> None:
-    for name, stack in expected.items():
-        expect(page.locator(f'#players [data-player="{name}"] .player-stack')).to_have_text(
-            f"{stack:,}")
-
-
-def board(page: Page) -> list[str | None]:
-    return page.locator("#grid .board .cell").evaluate_all(
-        "els => els.map(e => { const c = e.querySelector('.card');"
-        " return c ? c.dataset.card || null : null; })")
 
 
 def test_texas_holdem_is_offered_on_the_home_page(pages) -> None:  # type: ignore[no-untyped-def]
