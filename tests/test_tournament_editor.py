@@ -264,3 +264,10 @@ def test_r93_any_accepted_payouts_pay_out_the_whole_pool_in_whole_units(
     # each place below first has its share of the pool, rounded down to the unit
     for share, amount in zip(shown.shares[1:], shown.payouts[1:], strict=True):
         assert amount <= shown.pool * share < amount + unit
+
+
+def test_r93_a_hostile_payouts_argument_is_a_sentence(client: FlaskClient) -> None:
+    for hostile in ("0.5," * 5000 + "1", "[" * 100000, "9" * 5000, "-50,150", "1e2,0"):
+        answer = client.get("/api/tournaments/preview", query_string={
+            "entries": 9, "buy_in": 20, "payouts": hostile})
+        assert (answer.status_code, answer.get_json()) == (400, {"error": NOT_A_PERCENTAGE})
