@@ -1,7 +1,8 @@
 """Making a tournament on the home page and running it from the host's page (issue 31, R89-R93),
 in Chromium: a preset picked, 18 names added with the server's payouts previewed as they come,
 a refused setup said in the server's sentence and nothing made, the seats the server drew at
-three tables with their links; then the one-tap controls: the clock started, paused and moved,
+three tables with their links; the host's own payouts and rounding unit previewed to the unit
+and paid as previewed; then the one-tap controls: the clock started, paused and moved,
 a rebuy, a late entry, an add-on at the break, an undo, a chop shown both ways, a breaking
 table's moves, and a busted player's rebuy or exit."""
 
