@@ -4,6 +4,7 @@ tournaments on this server; the host's page of one. Refusals are sentences."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dealer_assist.core.errors import SetupError
+from dealer_assist.core.tournament.money import PayoutTable
 from dealer_assist.core.tournament.presets import PRESETS, preview
 
 
@@ -57,7 +59,7 @@ def test_r93_the_preview_pays_the_places_the_tournament_would_pay(
 
     # 7 entries: one place, the whole pool of 7 x (20 - 2)
     assert shown("entries=7&buy_in=20&fee=2&seats=8") == {
-        "entries": 7, "pool": 126, "payouts": [126], "tables": 1}
+        "entries": 7, "pool": 126, "payouts": [126], "percents": [100], "tables": 1}
     # 8: 65/35 of 144 is 93.6 and 50.4, rounded down, the unit left over to first place
     assert shown("entries=8&buy_in=20&fee=2&seats=8")["payouts"] == [94, 50]
     # 18: 50/30/20 of 324; three tables of 8 seats
@@ -67,7 +69,7 @@ def test_r93_the_preview_pays_the_places_the_tournament_would_pay(
     # in fives: 360 at 50/30/20 is 180, 108 -> 105, 72 -> 70, the 5 left to first
     assert shown("entries=18&buy_in=20&seats=10&unit=5")["payouts"] == [185, 105, 70]
     assert shown("entries=0&buy_in=20") == {"entries": 0, "pool": 0, "payouts": [],
-                                            "tables": 0}
+                                            "percents": [], "tables": 0}
     # the same as the tournament made with those players pays
     made = make(client, {"buy_in": 20, "fee": 2, "chips": 1000, "seats": 8,
                          "levels": [{"minutes": 10, "small_blind": 5, "big_blind": 10}]}, 18, 3)
@@ -155,3 +157,117 @@ def test_r89_a_tournaments_table_is_not_deleted_from_under_it(client: FlaskClien
     assert client.get(f"/api/tables/{second}").status_code == 200
     state = client.get(f"/api/tournaments/{made['id']}").get_json()
     assert [t["id"] for t in state["tables"]] == [t["id"] for t in made["tables"]]
+
+
+LEVELS = [{"minutes": 10, "small_blind": 5, "big_blind": 10}]
+
+
+def test_r93_the_presets_carry_the_default_payout_table(client: FlaskClient) -> None:
+    table = client.get("/api/tournaments/presets").get_json()["payouts"]
+    assert table == {
+        "rows": [{"up_to": 7, "percents": [100]}, {"up_to": 15, "percents": [65, 35]},
+                 {"up_to": 25, "percents": [50, 30, 20]},
+                 {"up_to": 40, "percents": [40, 30, 20, 10]}],
+        "beyond": "41 or more players: one place paid for every 10 players, each place's "
+                  "share in proportion to 1/place."}
+
+
+@pytest.mark.parametrize("payouts", ["50,30,20", "[50, 30, 20]",
+                                     '[{"up_to": 10, "percents": [100]}, '
+                                     '{"percents": [50, 30, 20]}]'])
+def test_r93_the_preview_pays_the_hosts_own_payouts_as_the_tournament_does(
+        client: FlaskClient, payouts: str) -> None:
+    answer = client.get("/api/tournaments/preview", query_string={
+        "entries": 18, "buy_in": 20, "fee": 2, "seats": 8, "unit": 1, "payouts": payouts})
+    assert answer.status_code == 200, answer.get_json()
+    shown = answer.get_json()
+    # 18 x 18 = 324: 162, 97.2 -> 97, 64.8 -> 64, the 1 left to first place
+    assert (shown["pool"], shown["payouts"], shown["percents"]) == (
+        324, [163, 97, 64], [50, 30, 20])
+    made = make(client, {"buy_in": 20, "fee": 2, "chips": 1000, "seats": 8, "unit": 1,
+                         "levels": LEVELS, "payouts": [50, 30, 20]}, 18, 3)
+    assert made.status_code == 201, made.get_json()
+    assert made.get_json()["state"]["payouts"] == shown["payouts"]
+
+
+def test_r93_the_hosts_payouts_and_unit_change_the_preview(client: FlaskClient) -> None:
+    def shown(payouts: str, unit: int) -> list[int]:
+        answer = client.get("/api/tournaments/preview", query_string={
+            "entries": 12, "buy_in": 25, "payouts": payouts, "unit": unit})
+        assert answer.status_code == 200, answer.get_json()
+        return list(answer.get_json()["payouts"])
+
+    # 300: 65/35 by default with 12 players; 60/25/15 the host's; in tens, 45 -> 40
+    assert shown("default", 1) == [195, 105]
+    assert shown("60,25,15", 1) == [180, 75, 45]
+    assert shown("60,25,15", 10) == [190, 70, 40]
+    assert shown("33.4,33.3,33.3", 1) == [102, 99, 99]  # 100.2, 99.9, 99.9
+    # more places than players: those past the entries go to first place
+    answer = client.get("/api/tournaments/preview?entries=2&buy_in=10&payouts=50,30,20")
+    assert answer.get_json()["payouts"] == [14, 6]
+
+
+NOT_A_PERCENTAGE = ("payouts: each place's percentage, a number above 0, first place first, "
+                    "such as [65, 35].")
+
+
+@pytest.mark.parametrize(("query", "body", "sentence"), [
+    ("50,30", "[50, 30]", "payouts: the percentages add up to 80, not 100."),
+    ("30,50,20", "[30, 50, 20]", "payouts: no place is paid more than the place above it."),
+    ("50,,50", '[50, "", 50]', NOT_A_PERCENTAGE),
+    ("fifty,50", '["fifty", 50]', NOT_A_PERCENTAGE),
+    ("100,0", "[100, 0]", NOT_A_PERCENTAGE),
+    ("[1e400]", "[1e400]", NOT_A_PERCENTAGE),  # infinity, once a 500
+    ("[[[[", '"[[[["', NOT_A_PERCENTAGE),
+    ('[{"percents": [100]}, {"percents": [100]}]', '[{"percents": [100]}, {"percents": [100]}]',
+     "Only the last payout row may leave out up_to."),
+])
+def test_r93_bad_payouts_are_refused_in_the_cores_words_by_preview_and_creation(
+        client: FlaskClient, query: str, body: str, sentence: str) -> None:
+    answer = client.get("/api/tournaments/preview", query_string={
+        "entries": 9, "buy_in": 20, "payouts": query})
+    assert (answer.status_code, answer.get_json()) == (400, {"error": sentence})
+    before = client.get("/api/tournaments").get_json()
+    made = client.post("/api/tournaments", data=(
+        '{"name": "F", "buy_in": 20, "chips": 1000, "players": ["A", "B", "C"], '
+        '"levels": [{"minutes": 10, "small_blind": 5, "big_blind": 10}], '
+        f'"payouts": {body}}}'), content_type="application/json")
+    assert (made.status_code, made.get_json()) == (400, {"error": sentence})
+    assert client.get("/api/tournaments").get_json() == before
+
+
+def descending_percents() -> st.SearchStrategy[list[int | float]]:
+    """Percentages adding up to exactly 100, in tenths, largest first."""
+    def split(cuts: list[int]) -> list[int | float]:
+        edges = [0, *sorted(cuts), 1000]
+        parts = sorted((b - a for a, b in itertools.pairwise(edges)), reverse=True)
+        return [p // 10 if p % 10 == 0 else p / 10 for p in parts]
+    return st.lists(st.integers(1, 999), max_size=12, unique=True).map(split)
+
+
+@settings(max_examples=200, deadline=None)
+@given(percents=st.one_of(descending_percents(),
+                          st.lists(st.integers(0, 100) | st.floats(0, 100), max_size=5)),
+       entries=st.integers(1, 300), buy_in=st.integers(1, 500), fee=st.integers(0, 5),
+       unit=st.sampled_from([1, 2, 5, 10, 25]))
+def test_r93_any_accepted_payouts_pay_out_the_whole_pool_in_whole_units(
+        percents: list[int | float], entries: int, buy_in: int, fee: int, unit: int) -> None:
+    try:
+        table = PayoutTable.from_json(percents)
+    except SetupError:
+        return  # refused: nothing to pay
+    shown = preview(entries, buy_in, min(fee, buy_in), 9, unit, table)
+    assert sum(shown.payouts) == shown.pool == entries * (buy_in - min(fee, buy_in))
+    assert len(shown.payouts) == min(entries, len(percents))
+    assert all(a >= 0 and a % unit == 0 for a in shown.payouts[1:])
+    assert list(shown.payouts) == sorted(shown.payouts, reverse=True)
+    # each place below first has its share of the pool, rounded down to the unit
+    for share, amount in zip(shown.shares[1:], shown.payouts[1:], strict=True):
+        assert amount <= shown.pool * share < amount + unit
+
+
+def test_r93_a_hostile_payouts_argument_is_a_sentence(client: FlaskClient) -> None:
+    for hostile in ("0.5," * 5000 + "1", "[" * 100000, "9" * 5000, "-50,150", "1e2,0"):
+        answer = client.get("/api/tournaments/preview", query_string={
+            "entries": 9, "buy_in": 20, "payouts": hostile})
+        assert (answer.status_code, answer.get_json()) == (400, {"error": NOT_A_PERCENTAGE})

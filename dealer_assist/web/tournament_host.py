@@ -5,12 +5,15 @@ one-tap controls post to ``/api/tournaments/<id>/actions``."""
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import SetupError
+from dealer_assist.core.tournament.money import DEFAULT_PAYOUTS, PayoutTable
 from dealer_assist.core.tournament.presets import PRESETS, preview
 from dealer_assist.services import storage
 from dealer_assist.web import reads
@@ -32,21 +35,42 @@ def whole_arg(name: str, default: int | None = None) -> int:
     return int(raw)
 
 
+NUMBER = re.compile(r"[0-9]{1,9}(\.[0-9]{1,9})?")
+
+
+def payouts_arg() -> PayoutTable:
+    """The ``payouts`` query argument as a ``POST /api/tournaments`` body has it: absent or
+    ``default``, percentages separated by commas (``65,35``), or that body's JSON (rows).
+    The core checks it and says what is wrong."""
+    raw = request.args.get("payouts", "default").strip()
+    data: Any = raw
+    if raw.startswith("["):
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError):
+            data = raw  # not JSON: the core's sentence says what payouts are
+    elif raw != "default":
+        data = [(float(p) if "." in p else int(p)) if NUMBER.fullmatch(p.strip()) else p
+                for p in raw.split(",")]
+    return PayoutTable.from_json(data)
+
+
 @bp.get("/api/tournaments/presets")
 @reads.view
 def presets() -> ResponseReturnValue:
-    return jsonify({"presets": [p.to_json() for p in PRESETS]})
+    return jsonify({"presets": [p.to_json() for p in PRESETS],
+                    "payouts": DEFAULT_PAYOUTS.describe()})
 
 
 @bp.get("/api/tournaments/preview")
 @reads.view
 def payout_preview() -> ResponseReturnValue:
-    """R93's payouts for ``entries`` players at ``buy_in`` less ``fee`` each, rounded to
-    ``unit``, and the tables of ``seats`` they need: what the editor shows as names are
-    added."""
+    """R93's payouts (the default table, or ``payouts`` as a new tournament's body gives
+    them) for ``entries`` players at ``buy_in`` less ``fee`` each, rounded to ``unit``, and
+    the tables of ``seats`` they need: what the editor shows as names are added."""
     try:
         shown = preview(whole_arg("entries"), whole_arg("buy_in"), whole_arg("fee", 0),
-                        whole_arg("seats", 10), whole_arg("unit", 1))
+                        whole_arg("seats", 10), whole_arg("unit", 1), payouts_arg())
     except SetupError as err:
         raise ApiError(400, str(err)) from None
     return jsonify(shown.to_json())

@@ -17,6 +17,8 @@
   let players = [];
   let tablesTouched = false; // the host typed a table count: the preview no longer sets it
   let presets = [];
+  let ownPercents = []; // the host's own payouts, first place first, as typed
+  let paidPercents = []; // the shares of the places the last preview paid
 
   /* Cash table or tournament: one form shown at a time. */
   function showKind(tournament) {
@@ -32,7 +34,9 @@
     const box = $("presets");
     try {
       const r = await fetch("/api/tournaments/presets");
-      presets = (await r.json()).presets;
+      const data = await r.json();
+      presets = data.presets;
+      showDefaultTable(data.payouts);
     } catch (e) {
       box.textContent = "Could not reach the server for the structures. Reload to try again.";
       return;
@@ -120,6 +124,64 @@
     $("t-add-on-cost").closest(".rule").hidden = !on;
   }
 
+  // ------------------------------------------------------------------ the payouts
+  const percent = (p) => `${Math.round(Number(p) * 10) / 10}%`;
+
+  /* R93's table, as the server has it: each row's players and percentages. */
+  function showDefaultTable(table) {
+    const list = clear($("pay-table"));
+    let from = 1;
+    for (const row of table.rows) {
+      const players = from === row.up_to ? `${from} player` : from === 1 ? `Up to ${row.up_to} players` : `${from} to ${row.up_to} players`;
+      list.append(h("li", {}, h("span", { text: `${players}: ` }), h("strong", { text: row.percents.map(percent).join(" \u00b7 ") })));
+      from = row.up_to + 1;
+    }
+    if (table.beyond) list.append(h("li", { text: table.beyond }));
+  }
+
+  const ownChosen = () => $("pay-own").checked;
+
+  /* Either way, the preview asks the server with what creating would send. */
+  function payKind() {
+    if (ownChosen() && !ownPercents.length) {
+      // a start: the places the preview pays now, in whole percentages (first takes the rest)
+      const whole = paidPercents.map((p) => Math.floor(p));
+      if (whole.length > 1) whole[0] += 100 - whole.reduce((a, b) => a + b, 0);
+      ownPercents = whole.length > 1 ? whole.map(String) : ["50", "30", "20"];
+    }
+    $("own-payouts").hidden = !ownChosen();
+    $("pay-table").hidden = ownChosen();
+    renderOwn();
+  }
+
+  function renderOwn() {
+    const list = clear($("own-places"));
+    ownPercents.forEach((value, i) => list.append(h("li.own-place", {},
+      h("span.own-name", { text: ordinal(i + 1) }),
+      h("input", { type: "number", min: 0, step: "any", inputmode: "decimal", value, "aria-label": `${ordinal(i + 1)} place: percent of the pool`, oninput: (e) => { ownPercents[i] = e.target.value; ownTotal(); preview(); } }),
+      h("span.own-unit", { text: "%" }),
+      h("button.btn.icon.danger", { type: "button", "aria-label": `Remove ${ordinal(i + 1)} place`, title: "Remove", disabled: ownPercents.length === 1, onclick: () => { ownPercents.splice(i, 1); renderOwn(); } }, "\u2715"))));
+    ownTotal();
+    preview();
+  }
+
+  /* The sum, for the host's eye; the server says whether the table is right. */
+  function ownTotal() {
+    const total = ownPercents.reduce((sum, p) => sum + Number(p || NaN), 0);
+    const shown = Number.isFinite(total) ? `${Math.round(total * 1000) / 1000}%` : "?";
+    const box = $("own-total");
+    box.textContent = `Total: ${shown}${shown === "100%" ? "" : " (needs 100%)"}`;
+    box.classList.toggle("off", shown !== "100%");
+  }
+
+  /* A percentage as the server reads it: a number as typed, anything else as the text. */
+  function typedPercent(value) {
+    const text = String(value ?? "").trim();
+    return /^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : text;
+  }
+
+  const payouts = () => (ownChosen() ? ownPercents.map(typedPercent) : "default");
+
   // ------------------------------------------------------------------ players and prizes
   function renderPlayers() {
     clear(playersBox);
@@ -145,7 +207,8 @@
   /* The server's prizes for the players so far (R93), and the tables they need. */
   async function preview() {
     const ask = ++asked;
-    const query = new URLSearchParams({ entries: players.length, buy_in: $("t-buy-in").value, fee: $("t-fee").value || "0", seats: $("t-seats").value || "10" });
+    const chosen = payouts();
+    const query = new URLSearchParams({ entries: players.length, buy_in: $("t-buy-in").value, fee: $("t-fee").value || "0", seats: $("t-seats").value || "10", unit: $("t-unit").value, payouts: Array.isArray(chosen) ? chosen.join(",") : chosen });
     let answer;
     let data = {};
     try {
@@ -161,11 +224,13 @@
       pool.textContent = answer ? data.error : "Could not reach the server for the prizes.";
       return;
     }
+    paidPercents = data.percents;
     if (!tablesTouched) $("t-tables").value = Math.max(1, data.tables);
     $("t-tables-help").textContent = `${data.tables || 1} needed for ${data.entries} players`;
     if (!data.entries) { pool.textContent = "Add players to see the prizes."; return; }
     pool.textContent = `${data.entries} players: a prize pool of ${data.pool}, ${data.payouts.length} paid.`;
-    data.payouts.forEach((amount, i) => list.append(h("li", {}, h("span", { text: ordinal(i + 1) }), h("strong", { text: String(amount) }))));
+    data.payouts.forEach((amount, i) => list.append(h("li", {}, h("span", { text: ordinal(i + 1) }),
+      h("span.payout-percent", { text: percent(data.percents[i]) }), h("strong", { text: String(amount) }))));
   }
 
   // ------------------------------------------------------------------ making it
@@ -202,6 +267,7 @@
         : { minutes: typed(l.minutes), small_blind: typed(l.small_blind), big_blind: typed(l.big_blind), [anteKey]: typed(l.ante || "0") })),
       rebuy_until_level: until("t-rebuy-until"), late_until_level: until("t-late-until"),
       add_on: $("t-add-on").checked ? { chips: typed($("t-add-on-chips").value), cost: typed($("t-add-on-cost").value) } : null,
+      payouts: payouts(), unit: Number($("t-unit").value),
       players, tables: typed($("t-tables").value),
     };
   }
@@ -277,10 +343,19 @@
   $("add-level").addEventListener("click", () => addStage());
   $("add-break").addEventListener("click", () => addStage({ break: 10, color_up: null }));
   $("t-add-on").addEventListener("change", addOnShown);
+  for (const id of ["pay-default", "pay-own"]) $(id).addEventListener("change", payKind);
+  $("add-place").addEventListener("click", () => {
+    ownPercents.push("");
+    renderOwn();
+    $("own-places").lastElementChild.querySelector("input").focus();
+  });
+  $("t-unit").addEventListener("change", preview);
   $("t-add-player").addEventListener("click", addPlayer);
   newPlayer.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); addPlayer(); } });
   for (const id of ["t-buy-in", "t-fee", "t-seats"]) $(id).addEventListener("input", preview);
   $("t-tables").addEventListener("input", () => { tablesTouched = true; });
   form.addEventListener("submit", submit);
+  // the server's sentence was about what was sent: an edit after it takes it away
+  form.addEventListener("input", () => { if (!errorBox.hidden) showError(""); });
   listTournaments();
 })();

@@ -1,7 +1,8 @@
 """Making a tournament on the home page and running it from the host's page (issue 31, R89-R93),
 in Chromium: a preset picked, 18 names added with the server's payouts previewed as they come,
 a refused setup said in the server's sentence and nothing made, the seats the server drew at
-three tables with their links; then the one-tap controls: the clock started, paused and moved,
+three tables with their links; the host's own payouts and rounding unit previewed to the unit
+and paid as previewed; then the one-tap controls: the clock started, paused and moved,
 a rebuy, a late entry, an add-on at the break, an undo, a chop shown both ways, a breaking
 table's moves, and a busted player's rebuy or exit."""
 
@@ -354,3 +355,72 @@ def test_r91_a_busted_player_rebuys_or_is_out_with_one_tap(
     state = live_server.api("GET", f"/api/tournaments/{made['id']}")[1]
     assert state["finished"] and state["prize_pool"] == 30
     assert [p["players"][0]["name"] for p in state["places"]] == ["Ann", "Bob"]
+
+
+def test_r93_the_hosts_own_payouts_are_previewed_and_paid_to_the_unit(
+        live_server: LiveServer, host_page: Page) -> None:
+    page, server = host_page, live_server
+    before = server.api("GET", "/api/tournaments")[1]["tournaments"]
+    page.goto(server.url + "/")
+    page.locator("#host-setup").wait_for(state="visible")
+    page.locator("#kind-tournament").click()
+    page.get_by_text("Turbo", exact=True).click()
+    # R93's table is the server's, shown by the number of players
+    expect(page.locator("#pay-table li")).to_have_count(5)
+    assert page.locator("#pay-table li").nth(1).inner_text() == "8 to 15 players: 65% · 35%"
+    page.locator("#tournament-name").fill("Payouts")
+    page.locator("#t-buy-in").fill("20")
+    page.locator("#t-fee").fill("2")
+    box = page.locator("#t-new-player")
+    for name in NAMES:
+        box.fill(name)
+        box.press("Enter")
+    expect(page.locator("#preview-pool")).to_have_text(
+        "18 players: a prize pool of 324, 3 paid.")
+    assert prizes(page) == ["163", "97", "64"]
+
+    # my own: the places paid now to start from, the total shown
+    page.get_by_text("My own percentages").click()
+    places = page.locator("#own-places input")
+    expect(places).to_have_count(3)
+    assert [places.nth(i).input_value() for i in range(3)] == ["50", "30", "20"]
+    expect(page.locator("#own-total")).to_have_text("Total: 100%")
+    assert not page.locator("#pay-table").is_visible()
+    # a bad table: the server's sentence, in the preview and when creating; nothing made
+    places.nth(2).fill("15")
+    expect(page.locator("#own-total")).to_have_text("Total: 95% (needs 100%)")
+    expect(page.locator("#preview-pool")).to_have_text(
+        "payouts: the percentages add up to 95, not 100.")
+    page.locator("#create-tournament").click()
+    expect(page.locator("#tournament-error")).to_have_text(
+        "payouts: the percentages add up to 95, not 100.")
+    places.nth(0).fill("30")  # 30, 55, 15: 100, second paid more than first
+    expect(page.locator("#tournament-error")).to_be_hidden()  # an edit takes it away
+    places.nth(1).fill("55")
+    expect(page.locator("#preview-pool")).to_have_text(
+        "payouts: no place is paid more than the place above it.")
+    assert server.api("GET", "/api/tournaments")[1]["tournaments"] == before
+
+    # four places, 45/25/20/10 of 324: 145.8, 81, 64.8, 32.4 rounded down, 2 left to first
+    page.locator("#add-place").click()
+    expect(places).to_have_count(4)
+    for i, value in enumerate(["45", "25", "20", "10"]):
+        places.nth(i).fill(value)
+    expect(page.locator("#preview-pool")).to_have_text(
+        "18 players: a prize pool of 324, 4 paid.")
+    assert prizes(page) == ["147", "81", "64", "32"]
+    # in fives: 145, 80, 60, 30, and the 9 the rounding leaves to first place
+    page.locator("#t-unit").select_option("5")
+    expect(page.locator("#preview-payouts li").first).to_contain_text("154")
+    previewed = prizes(page)
+    assert previewed == ["154", "80", "60", "30"]
+    found = look(page, "tournament-editor-payouts")
+
+    page.locator("#create-tournament").click()
+    page.locator("#tournament-made").wait_for(state="visible")
+    made = server.api("GET", "/api/tournaments")[1]["tournaments"][0]
+    assert made["name"] == "Payouts"
+    state = server.api("GET", f"/api/tournaments/{made['id']}")[1]
+    assert state["payouts"] == [int(p) for p in previewed]
+    assert state["prize_pool"] == 324
+    assert found == []

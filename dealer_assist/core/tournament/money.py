@@ -10,6 +10,7 @@ and the chops: chip-chop and ICM (Malmuth-Harville), worked out exactly in fract
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -54,6 +55,17 @@ class PayoutTable:
         return [{"up_to": row.up_to, "percents": [percent_json(s) for s in row.shares]}
                 for row in self.rows]
 
+    def describe(self) -> dict[str, Any]:
+        """The table as the editor shows it: each row's entries and percentages, and what
+        applies past the last row."""
+        last = self.rows[-1].up_to
+        beyond = None
+        if self.harmonic and last is not None:
+            beyond = (f"{last + 1} or more players: one place paid for every 10 players, "
+                      "each place's share in proportion to 1/place.")
+        return {"rows": [{"up_to": row.up_to, "percents": [percent_json(s) for s in row.shares]}
+                         for row in self.rows], "beyond": beyond}
+
     @classmethod
     def from_json(cls, data: Any) -> PayoutTable:
         """``None`` or ``"default"``: R93's table; a list of percentages (one row for any
@@ -88,7 +100,7 @@ def percent_json(share: Fraction) -> int | float:
 def read_percents(data: Any) -> tuple[Fraction, ...]:
     if (not isinstance(data, list) or not data or len(data) > MAX_PLACES
             or any(isinstance(p, bool) or not isinstance(p, int | float) or not p > 0
-                   for p in data)):
+                   or not math.isfinite(p) for p in data)):
         raise SetupError("payouts: each place's percentage, a number above 0, first place "
                          "first, such as [65, 35].")
     shares = tuple(Fraction(str(p)) / 100 for p in data)
@@ -127,9 +139,15 @@ def round_to_unit(pool: int, exact: Sequence[Fraction], unit: int,
 def payouts(pool: int, entries: int, table: PayoutTable, unit: int) -> tuple[int, ...]:
     """Each place's payout, first place first. A place past the entries is not paid: its
     share goes to first place (a table of 3 places with 2 entries pays 2)."""
+    return round_to_unit(pool, [pool * s for s in paid_shares(entries, table)], unit)
+
+
+def paid_shares(entries: int, table: PayoutTable) -> tuple[Fraction, ...]:
+    """The shares of the places paid with ``entries``: those past the entries go to first
+    place."""
     shares = list(table.shares(entries))[: max(1, entries)]
     shares[0] += 1 - sum(shares)
-    return round_to_unit(pool, [pool * s for s in shares], unit)
+    return tuple(shares)
 
 
 def shared_places(amounts: Sequence[int], unit: int) -> tuple[int, ...]:

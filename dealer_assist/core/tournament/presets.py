@@ -13,10 +13,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from dealer_assist.core.errors import SetupError
-from dealer_assist.core.tournament.money import DEFAULT_PAYOUTS, PayoutTable, payouts
+from dealer_assist.core.tournament.money import (
+    DEFAULT_PAYOUTS,
+    PayoutTable,
+    paid_shares,
+    payouts,
+    percent_json,
+)
 from dealer_assist.core.tournament.setup import AddOn
 from dealer_assist.core.tournament.structure import Break, Level, Structure
 
@@ -89,17 +96,18 @@ PRESETS = (HOME, TURBO)
 @dataclass(frozen=True)
 class PayoutPreview:
     """What a tournament about to be made would pay with ``entries`` players: the pool of
-    their buy-ins less the fees, each place's payout (R93), and the fewest tables of
-    ``seats`` that seat them."""
+    their buy-ins less the fees, each place's payout (R93) and its share of the pool, and the
+    fewest tables of ``seats`` that seat them."""
 
     entries: int
     pool: int
     payouts: tuple[int, ...]
     tables: int
+    shares: tuple[Fraction, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"entries": self.entries, "pool": self.pool, "payouts": list(self.payouts),
-                "tables": self.tables}
+                "percents": [percent_json(s) for s in self.shares], "tables": self.tables}
 
 
 MAX_PREVIEW_ENTRIES = 1000
@@ -118,4 +126,5 @@ def preview(entries: int, buy_in: int, fee: int, seats: int, unit: int = 1,
                          "of at least 1.")
     pool = entries * (buy_in - fee)
     paid = payouts(pool, entries, table, unit) if entries else ()
-    return PayoutPreview(entries, pool, paid, math.ceil(entries / seats))
+    shares = paid_shares(entries, table) if entries else ()
+    return PayoutPreview(entries, pool, paid, math.ceil(entries / seats), shares)
