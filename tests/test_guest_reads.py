@@ -97,6 +97,7 @@ def test_a_guest_over_the_caps_hears_a_sentence_and_the_dealer_never_does(
     streamed.close()
     assert app.extensions[reads.SLOTS].running == 0
     assert app.extensions[reads.SLOTS].by_address == {}
+    assert app.extensions[reads.SLOTS].serving == set()  # its turn given back with the slot
 
 
 def test_read_slots_count_per_address_and_in_all() -> None:
@@ -131,6 +132,24 @@ def test_a_read_over_its_cap_waits_for_room_before_it_is_refused() -> None:
     refused = slots.take("a", exempt=False)
     assert refused is not None and refused.status == 429
     assert time.monotonic() - began >= 0.3
+
+
+def test_one_read_of_a_guest_address_runs_at_a_time_and_the_others_wait_their_turn() -> None:
+    slots = reads.ReadSlots(per_address=4, total=16, wait=0.0)
+    assert slots.take("a", exempt=False) is None and slots.take("a", exempt=False) is None
+    slots.wait_turn("a")
+    second = threading.Thread(target=slots.wait_turn, args=("a",))
+    second.start()
+    assert slots.take("b", exempt=False) is None
+    slots.wait_turn("b")  # another address runs meanwhile
+    time.sleep(0.2)
+    assert second.is_alive() and slots.serving == {"a", "b"}  # let in, waiting its turn
+    slots.release("a", turn=True)
+    second.join(5)
+    assert not second.is_alive() and slots.serving == {"a", "b"} and slots.running == 2
+    slots.release("a", turn=True)
+    slots.release("b", turn=True)
+    assert slots.serving == set() and slots.running == 0 and slots.by_address == {}
 
 
 def test_kept_answers_are_the_tables_answers_at_its_seq(
