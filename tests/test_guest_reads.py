@@ -190,7 +190,7 @@ def test_the_dealer_acts_promptly_while_a_guest_hammers_the_reads(
 ) -> None:
     """The issue's attacks: a 3,000-deal table's deal list from 8 connections, its
     export.phhs from 12, and every read view in turn (home page, table list, state, deal
-    list, CSV) from 8. The tablet's median near its quiet one (2.5x at most) and none over
+    list, CSV) from 8. The tablet's median near its quiet one (2x, or 20 ms over it) and none over
     1 s (beyond the machine's own quiet stalls); every answer a 200 or a refusal with its
     sentence, no traceback; the server's memory does not grow with the exports."""
     assert not lan_address().startswith("127."), "the test needs a LAN address on this machine"
@@ -208,11 +208,12 @@ def test_the_dealer_acts_promptly_while_a_guest_hammers_the_reads(
         assert sentence.startswith(("429 {\"error\":\"This device is already waiting",
                                     "503 {\"error\":\"The server is busy")), sentence
     assert result["not_200"] == 0 and result["loaded_acks"] > 20, result
-    # the goal is 2x (the bench's figures, docs/benchmarks.md); here the guest's own process
-    # pulls 100-250 MB/s over loopback on the same two cores, so the bound has some room:
-    # 2.5x, or within 30 ms of quiet where the quiet median is a few milliseconds (one CI
-    # run saw 3.48x of such a median), a difference no dealer feels
-    assert (result["ratio"] <= 2.5
-            or result["loaded_median_ms"] <= result["quiet_median_ms"] + 30), result
+    # the issue's goal, 2x, with one allowance: the quiet median here is 4-7 ms, and the
+    # guest's own process pulls 100-400 MB/s over loopback on the same two cores, so a few
+    # ms more per ack (no dealer feels them) can be 2-3x; with one read of an address at a
+    # time, at load 5-6, the views ran 1.81-2.76x (at most 8.8 ms over quiet), the export
+    # 2.86x (10.3 ms over): the 20 ms leave room for a busier machine (docs/benchmarks.md)
+    assert (result["ratio"] <= 2
+            or result["loaded_median_ms"] <= result["quiet_median_ms"] + 20), result
     assert result["loaded_max_ms"] < max(1000, 2 * result["quiet_max_ms"]), result
     assert result["rss_growth_mib"] < 60, result
