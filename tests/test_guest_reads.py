@@ -135,20 +135,27 @@ def test_a_read_over_its_cap_waits_for_room_before_it_is_refused() -> None:
 
 
 def test_one_read_of_a_guest_address_runs_at_a_time_and_the_others_wait_their_turn() -> None:
-    slots = reads.ReadSlots(per_address=4, total=16, wait=0.0)
+    slots = reads.ReadSlots(per_address=4, total=16, wait=5.0)
     assert slots.take("a", exempt=False) is None and slots.take("a", exempt=False) is None
-    slots.wait_turn("a")
-    second = threading.Thread(target=slots.wait_turn, args=("a",))
+    assert slots.wait_turn("a") is None
+    waited: list[object] = []
+    second = threading.Thread(target=lambda: waited.append(slots.wait_turn("a")))
     second.start()
     assert slots.take("b", exempt=False) is None
-    slots.wait_turn("b")  # another address runs meanwhile
+    assert slots.wait_turn("b") is None  # another address runs meanwhile
     time.sleep(0.2)
     assert second.is_alive() and slots.serving == {"a", "b"}  # let in, waiting its turn
     slots.release("a", turn=True)
     second.join(5)
-    assert not second.is_alive() and slots.serving == {"a", "b"} and slots.running == 2
-    slots.release("a", turn=True)
-    slots.release("b", turn=True)
+    assert waited == [None] and slots.serving == {"a", "b"} and slots.running == 2
+    # a turn that does not come within the wait: the address's sentence, its slot kept
+    # for the caller to give back
+    slots.wait = 0.2
+    assert slots.take("a", exempt=False) is None
+    refused = slots.wait_turn("a")
+    assert refused is not None and refused.status == 429
+    for here, turn in (("a", False), ("a", True), ("b", True)):
+        slots.release(here, turn=turn)
     assert slots.serving == set() and slots.running == 0 and slots.by_address == {}
 
 

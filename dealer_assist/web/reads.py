@@ -101,12 +101,14 @@ class ReadSlots:
     def _room(self, here: str) -> bool:
         return self.by_address.get(here, 0) < self.per_address and self.running < self.total
 
-    def wait_turn(self, here: str) -> None:
-        """Wait until no other read of ``here`` is running, then run: the wait is bounded,
-        as at most ``per_address - 1`` reads let in are ahead of this one."""
+    def wait_turn(self, here: str) -> ApiError | None:
+        """Wait until no other read of ``here`` is running, then run; after :attr:`wait`
+        seconds without a turn, the refusal instead (the address's reads stuck ahead)."""
         with self._free:
-            self._free.wait_for(lambda: here not in self.serving)
+            if not self._free.wait_for(lambda: here not in self.serving, self.wait):
+                return ApiError(429, busy_device(self.per_address), retry_after=1)
             self.serving.add(here)
+            return None
 
     def release(self, here: str, turn: bool = False) -> None:
         """A read of ``here`` is done: its slot back, and its turn if it took one."""
@@ -149,7 +151,9 @@ def view(fn: Callable[P, T]) -> Callable[P, T]:
         held = True
         try:
             if not exempt and app.config["READ_TURNS"]:
-                slots.wait_turn(here)
+                refused = slots.wait_turn(here)
+                if refused is not None:
+                    raise refused
                 turn = True
             context = contextvars.copy_context()
             pool: off_loop.Pool = app.extensions[POOL]
