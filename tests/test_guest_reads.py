@@ -97,6 +97,7 @@ def test_a_guest_over_the_caps_hears_a_sentence_and_the_dealer_never_does(
     streamed.close()
     assert app.extensions[reads.SLOTS].running == 0
     assert app.extensions[reads.SLOTS].by_address == {}
+    assert app.extensions[reads.SLOTS].serving == set()  # its turn given back with the slot
 
 
 def test_read_slots_count_per_address_and_in_all() -> None:
@@ -131,6 +132,31 @@ def test_a_read_over_its_cap_waits_for_room_before_it_is_refused() -> None:
     refused = slots.take("a", exempt=False)
     assert refused is not None and refused.status == 429
     assert time.monotonic() - began >= 0.3
+
+
+def test_one_read_of_a_guest_address_runs_at_a_time_and_the_others_wait_their_turn() -> None:
+    slots = reads.ReadSlots(per_address=4, total=16, wait=5.0)
+    assert slots.take("a", exempt=False) is None and slots.take("a", exempt=False) is None
+    assert slots.wait_turn("a") is None
+    waited: list[object] = []
+    second = threading.Thread(target=lambda: waited.append(slots.wait_turn("a")))
+    second.start()
+    assert slots.take("b", exempt=False) is None
+    assert slots.wait_turn("b") is None  # another address runs meanwhile
+    time.sleep(0.2)
+    assert second.is_alive() and slots.serving == {"a", "b"}  # let in, waiting its turn
+    slots.release("a", turn=True)
+    second.join(5)
+    assert waited == [None] and slots.serving == {"a", "b"} and slots.running == 2
+    # a turn that does not come within the wait: the address's sentence, its slot kept
+    # for the caller to give back
+    slots.wait = 0.2
+    assert slots.take("a", exempt=False) is None
+    refused = slots.wait_turn("a")
+    assert refused is not None and refused.status == 429
+    for here, turn in (("a", False), ("a", True), ("b", True)):
+        slots.release(here, turn=turn)
+    assert slots.serving == set() and slots.running == 0 and slots.by_address == {}
 
 
 def test_kept_answers_are_the_tables_answers_at_its_seq(
@@ -171,7 +197,7 @@ def test_the_dealer_acts_promptly_while_a_guest_hammers_the_reads(
 ) -> None:
     """The issue's attacks: a 3,000-deal table's deal list from 8 connections, its
     export.phhs from 12, and every read view in turn (home page, table list, state, deal
-    list, CSV) from 8. The tablet's median near its quiet one (2.5x at most) and none over
+    list, CSV) from 8. The tablet's median near its quiet one (2x, or 20 ms over it) and none over
     1 s (beyond the machine's own quiet stalls); every answer a 200 or a refusal with its
     sentence, no traceback; the server's memory does not grow with the exports."""
     assert not lan_address().startswith("127."), "the test needs a LAN address on this machine"
@@ -189,11 +215,12 @@ def test_the_dealer_acts_promptly_while_a_guest_hammers_the_reads(
         assert sentence.startswith(("429 {\"error\":\"This device is already waiting",
                                     "503 {\"error\":\"The server is busy")), sentence
     assert result["not_200"] == 0 and result["loaded_acks"] > 20, result
-    # the goal is 2x (the bench's figures, docs/benchmarks.md); here the guest's own process
-    # pulls 100-250 MB/s over loopback on the same two cores, so the bound has some room:
-    # 2.5x, or within 30 ms of quiet where the quiet median is a few milliseconds (one CI
-    # run saw 3.48x of such a median), a difference no dealer feels
-    assert (result["ratio"] <= 2.5
-            or result["loaded_median_ms"] <= result["quiet_median_ms"] + 30), result
+    # the issue's goal, 2x, with one allowance: the quiet median here is 4-7 ms, and the
+    # guest's own process pulls 100-400 MB/s over loopback on the same two cores, so a few
+    # ms more per ack (no dealer feels them) can be 2-3x; with one read of an address at a
+    # time, at load 5-6, the views ran 1.81-2.76x (at most 8.8 ms over quiet), the export
+    # 2.86x (10.3 ms over): the 20 ms leave room for a busier machine (docs/benchmarks.md)
+    assert (result["ratio"] <= 2
+            or result["loaded_median_ms"] <= result["quiet_median_ms"] + 20), result
     assert result["loaded_max_ms"] < max(1000, 2 * result["quiet_max_ms"]), result
     assert result["rss_growth_mib"] < 60, result

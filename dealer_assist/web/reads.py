@@ -6,7 +6,10 @@ thread of the readers' own pool (``READ_THREADS``), never on the loop and never 
 pool, where the dealer's commit and fsync wait. Before it waits there, the loop counts it:
 at most ``READS_PER_ADDRESS`` reads of one client address at once and ``READS_AT_ONCE`` in
 all; a read over either waits up to ``READ_WAIT`` seconds for room, then is refused (a ``429``,
-a ``503``) with a sentence and ``Retry-After``; the server's
+a ``503``) with a sentence and ``Retry-After``. Of one guest address's reads let in, one runs
+at a time (``READ_TURNS``; its answer made and sent), the others wait their turn costing
+nothing: a guest's eight connections then cost the loop one answer's work at a time, not
+four, between the dealer's turns (docs/benchmarks.md, "A guest reading big tables"). The server's
 own machine and the addresses that showed a dealer token are never refused (they still
 count in the total a guest meets).
 
@@ -43,9 +46,12 @@ DEFAULTS: dict[str, Any] = {
     # two: the work is Python's, and one core of two is the loop's; more threads would only
     # take the interpreter's lock from the loop more often
     "READ_THREADS": 2,
-    "READS_PER_ADDRESS": 4,  # a page and its charts load at once; a script's hammer waits
+    "READS_PER_ADDRESS": 4,  # a page and its charts are let in at once; a script's hammer waits
     "READS_AT_ONCE": 16,
     "READ_WAIT": 2.0,  # seconds a read over a cap waits for room before its refusal
+    # of a guest address's reads let in, one runs at a time, the others wait their turn (a
+    # page's few reads take milliseconds each); False: all of them at once
+    "READ_TURNS": True,
     "ANSWERS_KEPT": 32,  # answers cached on disk, by table and seq
 }
 CHUNK = 256 * 1024  # a few loop turns per megabyte sent
@@ -76,6 +82,7 @@ class ReadSlots:
         self.wait = wait
         self.running = 0
         self.by_address: dict[str, int] = {}
+        self.serving: set[str] = set()  # the addresses whose turn it is (wait_turn)
         # never held across a wait but the condition's own: a greenlet's lock under gevent
         self._free = threading.Condition(threading.Lock())
 
@@ -94,8 +101,20 @@ class ReadSlots:
     def _room(self, here: str) -> bool:
         return self.by_address.get(here, 0) < self.per_address and self.running < self.total
 
-    def release(self, here: str) -> None:
+    def wait_turn(self, here: str) -> ApiError | None:
+        """Wait until no other read of ``here`` is running, then run; after :attr:`wait`
+        seconds without a turn, the refusal instead (the address's reads stuck ahead)."""
         with self._free:
+            if not self._free.wait_for(lambda: here not in self.serving, self.wait):
+                return ApiError(429, busy_device(self.per_address), retry_after=1)
+            self.serving.add(here)
+            return None
+
+    def release(self, here: str, turn: bool = False) -> None:
+        """A read of ``here`` is done: its slot back, and its turn if it took one."""
+        with self._free:
+            if turn:
+                self.serving.discard(here)
             self.running -= 1
             left = self.by_address[here] - 1
             if left:
@@ -128,20 +147,26 @@ def view(fn: Callable[P, T]) -> Callable[P, T]:
         refused = slots.take(here, exempt)
         if refused is not None:
             raise refused
+        turn = False  # whether this read holds its address's turn (to give back)
         held = True
         try:
+            if not exempt and app.config["READ_TURNS"]:
+                refused = slots.wait_turn(here)
+                if refused is not None:
+                    raise refused
+                turn = True
             context = contextvars.copy_context()
             pool: off_loop.Pool = app.extensions[POOL]
             answer = pool.run(lambda: context.run(fn, *args, **kwargs))
             if isinstance(answer, Response) and not answer.is_sequence:
                 # a streamed answer holds its slot until it is sent: a guest's hammer is
                 # bounded by what its streams cost the loop, not only by their making
-                answer.call_on_close(functools.partial(slots.release, here))
+                answer.call_on_close(functools.partial(slots.release, here, turn))
                 held = False
             return answer
         finally:
             if held:
-                slots.release(here)
+                slots.release(here, turn)
 
     return in_the_pool
 
