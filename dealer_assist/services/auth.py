@@ -10,13 +10,13 @@ import hmac
 import logging
 import math
 import secrets
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from dealer_assist.services import storage
+from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage import Connection as Database
 
 TOKEN_BYTES = 24  # 192 bits: nobody guesses it
@@ -66,7 +66,7 @@ class FailureThrottle:
         self.limit = limit
         self.window = window
         self.clock = clock
-        self._lock = threading.Lock()
+        self._lock = native_lock()  # loop and native threads alike (services/locks.py)
         self._failures: dict[str, deque[float]] = {}
 
     def _recent(self, address: str, now: float) -> deque[float]:

@@ -22,7 +22,6 @@ them with the sentence, never a 5xx; every other table works as before.
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from dealer_assist.core.errors import DealerAssistError
 from dealer_assist.core.table import Table, TableSetup
 from dealer_assist.services import storage
 from dealer_assist.services.history import Stored
+from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage import Connection
 from dealer_assist.services.tables import load_table, setup_of
 
@@ -283,7 +283,7 @@ class DamagedTables:
     """The damaged tables of this process: found at start, or when a table fails to load."""
 
     def __init__(self, found: list[Damage] | tuple[Damage, ...] = ()) -> None:
-        self._lock = threading.Lock()
+        self._lock = native_lock()  # loop and native threads alike (services/locks.py)
         self._found = {damage.table_id: damage for damage in found}
 
     def get(self, table_id: str) -> Damage | None:

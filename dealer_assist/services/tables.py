@@ -11,7 +11,6 @@ hands storage the rows it makes (:func:`record_row`).
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -22,6 +21,7 @@ from dealer_assist.core.errors import StaleTableError
 from dealer_assist.core.table import Table, TableSetup, describe
 from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import storage
+from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage import Connection
 
 
@@ -168,7 +168,7 @@ class TableStore:
 
     def __init__(self, run_blocking: BlockingRunner = call_directly) -> None:
         self.run_blocking = run_blocking
-        self._lock = threading.Lock()
+        self._lock = native_lock()  # loop and native threads alike (services/locks.py)
         self._cache: dict[str, Table] = {}
         self._setups: dict[str, TableSetup] = {}
         self._rows: dict[str, dict[str, Any]] = {}

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from dealer_assist.games.registry import CATALOGUE, TOURNAMENT_GAMES, new_setup
 from dealer_assist.services import storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
 from dealer_assist.services.ledger import settle
+from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage import Connection
 from dealer_assist.services.tables import TableStore
 
@@ -83,7 +83,7 @@ class TournamentStore:
         self.tables = tables
         self.now = now
         self.rng = rng or secrets.SystemRandom()
-        self._lock = threading.Lock()
+        self._lock = native_lock()  # loop and native threads alike (services/locks.py)
         # a table's tournament never changes (linked in the transaction that made the
         # table): kept once the table is known to exist, so guessed ids do not grow it
         self._links: dict[str, tuple[str, int] | None] = {}

@@ -22,19 +22,14 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar, cast
 
+from dealer_assist.services.locks import green, native_lock
+
 P = ParamSpec("P")
 T = TypeVar("T")
-
-
-def green() -> bool:
-    """Whether this process runs under gevent (``serve`` monkey-patches it at start)."""
-    monkey = sys.modules.get("gevent.monkey")
-    return monkey is not None and bool(monkey.is_module_patched("threading"))
 
 
 def run(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -81,16 +76,6 @@ class Pool:
 
             self._pool = ThreadPool(self.threads)
         return _apply(self._pool, fn, *args, **kwargs)
-
-
-def native_lock() -> threading.Lock:
-    """A lock of the operating system's, for what only native threads of a :class:`Pool`
-    share (gevent's patched lock is a greenlet's, meant for one thread)."""
-    if green():
-        from gevent import monkey
-
-        return cast(threading.Lock, monkey.get_original("threading", "Lock")())
-    return threading.Lock()
 
 
 def start(fn: Callable[[], object], name: str) -> None:

@@ -4,10 +4,10 @@ connections a server lends to its requests."""
 from __future__ import annotations
 
 import sqlite3
-import threading
 from pathlib import Path
 
 import dealer_assist.services.storage.sqlite as sqlite
+from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage.connection import (
     BUSY_TIMEOUT_SECONDS,
     Connection,
@@ -45,7 +45,7 @@ class ConnectionPool:
         self.keep = keep
         self.max_bytes = max_bytes  # SQLite itself refuses to grow the file past it
         self._idle: list[Connection] = []
-        self._lock = threading.Lock()
+        self._lock = native_lock()  # loop and native threads alike (services/locks.py)
 
     def get(self) -> Connection:
         with self._lock:
