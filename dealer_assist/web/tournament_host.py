@@ -104,5 +104,4 @@ def host_page(tournament_id: str) -> str:
     tournament = get_tournaments().load(get_db(), tournament_id)
     if tournament is None:
         abort(404)
-    return render_template("tournament.html", tournament_id=tournament_id,
-                           levels=tournament.setup.structure.to_json())
+    return render_template("tournament.html", tournament_id=tournament_id)

@@ -1,7 +1,8 @@
 /* The host's page of a running tournament (issue 31): the clock's controls, the moves the
  * server names, rebuys, add-ons, late entries and a chop, each one tap. Everything shown is
- * the server's public state (GET /api/tournaments/<id>), read again every few seconds and
- * after each action; a refusal shows the server's sentence and changes nothing. */
+ * the server's public state (GET /api/tournaments/<id>, the tournament's room, each action's
+ * answer), its clock counted as every screen counts it (tournament.js); a refusal shows the
+ * server's sentence and changes nothing. */
 "use strict";
 
 (() => {
@@ -9,8 +10,9 @@
   const $ = (id) => document.getElementById(id);
   const id = document.body.dataset.tournamentId;
   const url = `/api/tournaments/${encodeURIComponent(id)}`;
-  let state = null;
-  let readAt = 0; // performance.now() when the state was read: the clock counts down from it
+  const T = DA_TOURNAMENT; // the clock's words and its count on the server's time (tournament.js)
+  let view = null; // the state shown, as seen here (T.seen): the clock counts down from it
+  let asked = null; // the view whose level's end has been asked about
   let busy = false;
   // each read and action is numbered when sent: an answer older than the one shown (a read
   // sent before an action, answered after it) is not shown
@@ -72,27 +74,25 @@
     return `Level ${playNumber}: blinds ${stage.small_blind}/${stage.big_blind}${ante}`;
   }
 
-  function clockWords(seconds) {
-    const s = Math.max(0, Math.ceil(seconds));
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  }
-
   function tick() {
-    if (!state) return;
-    const c = state.clock;
-    const gone = c.running ? (performance.now() - readAt) / 1000 : 0;
-    $("clock-time").textContent = clockWords(c.seconds_left - gone);
-    if (c.running && c.seconds_left - gone < -1) read(); // the level changed: the server's
+    if (!view) return;
+    const c = view.state.clock;
+    const left = T.left(view);
+    $("clock-time").textContent = T.clockText(left);
+    // the level's time is up: the level after is the server's to say (once a state)
+    if (c.running && c.seconds_left > 0 && left <= 0 && asked !== view) {
+      asked = view;
+      read();
+    }
   }
 
   function show(s) {
-    state = s;
-    readAt = performance.now();
+    view = T.seen(s);
     $("tournament-name").textContent = s.name || "Tournament";
     document.title = `${s.name || "Tournament"} — the host's controls`;
     const c = s.clock;
-    $("clock-level").textContent = stageWords(c.stage, levelNumber(c.level));
-    $("clock-next").textContent = (c.started && !c.running ? "Paused. " : "") + (c.next_level ? `Next: blinds ${c.next_level.small_blind}/${c.next_level.big_blind}` + (c.next_break ? ` · a break in ${clockWords(c.next_break.in_seconds)}` : "") : "The last level.");
+    $("clock-level").textContent = stageWords(c.stage, c.number);
+    $("clock-next").textContent = (c.started && !c.running ? "Paused. " : "") + (c.next_level ? `Next: blinds ${c.next_level.small_blind}/${c.next_level.big_blind}` + (c.next_break ? ` · a break in ${T.clockText(c.next_break.in_seconds)}` : "") : "The last level.");
     const toggle = $("clock-toggle");
     toggle.textContent = c.running ? "Pause" : c.started ? "Resume" : "Start the clock";
     toggle.onclick = () => act({ type: c.running ? "pause" : "resume" });
@@ -108,13 +108,6 @@
     $("late-panel").hidden = !s.late_registration_open || s.finished;
     showTables(s);
     $("chop-panel").hidden = s.finished || s.players_left < 2;
-  }
-
-  // The structure, embedded by the server: the host's level numbers count the levels of
-  // play only (the clock's index counts the breaks too).
-  const LEVELS = JSON.parse($("levels-json").textContent);
-  function levelNumber(index) {
-    return LEVELS.slice(0, index + 1).filter((stage) => !("break" in stage)).length;
   }
 
   function showFigures(s) {
