@@ -267,7 +267,7 @@ class _Lines:
         elif kind == "next" and self.family and isinstance(phase, LastCard):
             self.deal_last_cards(deal)
         elif kind == "next" and self.family:
-            self.deal_holes(step.before.game, deal)
+            self.deal_holes(deal)
         elif kind == "next":
             note = f" # {phase.instruction}" if isinstance(phase, NextPhase) else ""
             self.lines.append("d _next" + note)
@@ -307,10 +307,10 @@ class _Lines:
         given = given or {}
         return card_text([given.get(c, "?") for c in cells])
 
-    def deal_holes(self, game: Game, deal: Deal) -> None:
+    def deal_holes(self, deal: Deal) -> None:
         """PHH deals every player their hole cards, one line each: the dealer's view has the
         cards the dealer entered (at the showdown), the public's never (they show at ``sm``)."""
-        count = hole_cards(game)
+        count = hole_cards(self.game)
         for seat in self.order:
             cards = (self.known(seat)[0] or []) if self.draws else self.end.players[seat].cards
             shown = cards if self.full and len(cards) == count else ["?"] * count
