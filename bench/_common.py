@@ -24,7 +24,6 @@ import multiprocessing as mp
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,6 +32,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from _ports import free_port
 
 from dealer_assist.games.registry import new_table
 
@@ -82,12 +83,6 @@ def machine() -> str:
 
 
 # --------------------------------------------------------------------------- servers
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
 class ServerProcess:
     """A server as a child process on a free loopback port, its output in ``log``."""
 

@@ -51,6 +51,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from _ports import free_port
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
@@ -71,12 +73,6 @@ def unpack(ref: str, folder: Path) -> Path:
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def rss_mib(pid: int) -> float:

@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _ports import free_port
+
 HERE = Path(__file__).resolve().parent
 STATS: dict[str, int] = {"opened": 0, "closed_by_server": 0, "max_held": 0, "joins": 0,
                          "join_refusals": 0, "posts": 0, "posts_401": 0}
@@ -146,8 +148,10 @@ def attack(address: str, port: int, table: str, seconds: float, sockets: int,
     ends = time.monotonic() + seconds
     while time.monotonic() < ends:
         stop.wait(0.5)
-        if stats is not None:  # for the runner, which kills this process when it is done
-            stats.write_text(json.dumps(STATS))
+        if stats is not None:  # for the runner, which kills this process when it is done:
+            # whole or not at all (a kill mid-write must not leave half a file)
+            stats.with_suffix(".tmp").write_text(json.dumps(STATS))
+            stats.with_suffix(".tmp").replace(stats)
     stop.set()
     for sock in held:
         sock.close()
@@ -223,10 +227,18 @@ def start_guest(address: str, port: int, table: str, seconds: float,
         stdin=subprocess.DEVNULL, start_new_session=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def wait_for_guest(guest: subprocess.Popen[bytes], stats: Path, within: float = 60.0) -> None:
+    """Until the guest has written its first figures (its spam has run a while and its
+    sockets are being held): a fixed wait was once too short on a loaded CI machine, and the
+    guest was killed before it had written any."""
+    deadline = time.monotonic() + within
+    while not stats.exists():
+        if guest.poll() is not None:
+            _, err = guest.communicate()
+            raise RuntimeError(f"the guest stopped at start: {err.decode(errors='replace')}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the guest wrote no figures in {within:g} s")
+        time.sleep(0.1)
 
 
 def get_when_settled(url: str, within: float = 90.0) -> Any:
@@ -261,7 +273,8 @@ def run(folder: Path, actions: int, sockets: int) -> dict[str, Any]:
         quiet, quiet_acks = deal(url, made["id"], made["dealer_token"], actions)
         guest = start_guest(address, port, made["id"], seconds=600, sockets=sockets,
                             stats=folder / "guest.json")
-        time.sleep(3)  # the guest's sockets and spam are up
+        wait_for_guest(guest, folder / "guest.json")
+        time.sleep(1.5)  # the guest's sockets and spam are up
         try:
             loaded, loaded_acks = deal(url, made["id"], made["dealer_token"], actions)
         finally:

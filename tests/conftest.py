@@ -4,10 +4,8 @@ helper that drives a table through the API, and real server processes on free po
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +20,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_socketio import SocketIO
 from listeners import Listener
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+from _ports import free_port
 
 from dealer_assist.core import evaluator
 from dealer_assist.core.hands import use_evaluator
@@ -164,40 +165,6 @@ def make_table(client: FlaskClient):  # type: ignore[no-untyped-def]
 
 
 # --------------------------------------------------------------------------- real servers
-_PORTS_GIVEN: set[int] = set()
-
-
-def _ephemeral_range() -> tuple[int, int]:
-    try:
-        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
-        return int(low), int(high)
-    except (OSError, ValueError):
-        return 32768, 60999
-
-
-def free_port() -> int:
-    """A port no other socket holds, from below the kernel's ephemeral range.
-
-    A port the kernel hands out for bind(0) comes from the same range as the local ports of
-    outgoing connections, so between closing the probe and the server binding it, any client
-    (a browser, a phone in a load test) could take it: CI once lost two servers that way to
-    "Address already in use". Ports below the range are only ever taken by explicit binds."""
-    low, _ = _ephemeral_range()
-    start, stop = (10000, low) if low > 11000 else (low // 2, low)
-    for _ in range(200):
-        port = random.randrange(start, stop)
-        if port in _PORTS_GIVEN:
-            continue
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-                s.bind(("0.0.0.0", port))
-        except OSError:
-            continue
-        _PORTS_GIVEN.add(port)
-        return port
-    raise AssertionError("no free port below the ephemeral range")
-
-
 def command(prefer_script: bool = False) -> list[str]:
     """How to start the app: the ``dealer-assist`` script if asked for and installed, else
     ``python -m dealer_assist`` with this interpreter."""

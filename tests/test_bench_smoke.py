@@ -77,7 +77,7 @@ def run(args: tuple[str, ...]) -> tuple[tuple[str, ...], int, float, str]:
 
 def test_every_script_in_bench_is_run() -> None:
     """A new script gets a line in RUNS (the helpers the others start are run through them)."""
-    helpers = {"_common.py", "bare_server.py", "raw_phones.py"}
+    helpers = {"_common.py", "_ports.py", "bare_server.py", "raw_phones.py"}
     scripts = {path.name for path in BENCH.glob("*.py")} - helpers
     assert scripts == {args[0] for args in RUNS}
 
