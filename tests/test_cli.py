@@ -225,3 +225,23 @@ def test_the_wheel_ships_every_template_and_static_file(tmp_path: Path) -> None:
             assert f"dealer_assist/{path.relative_to(repo).as_posix()}" in names
     assert {"dealer_assist/templates/index.html", "dealer_assist/templates/tablet.html",
             "dealer_assist/templates/phone.html"} <= names
+
+
+def test_pair_takes_a_table_id_that_starts_with_a_dash() -> None:
+    """A table id is URL-safe base64, so tables made before new_table_id skipped them may
+    start with ``-`` (a CI run drew ``-XOre1KC``): the command still names that table."""
+    for argv in (["pair", "-XOre1KC", "--db", "x.db"], ["pair", "--db", "x.db", "-XOre1KC"],
+                 ["pair", "--db=x.db", "-XOre1KC"], ["pair", "--", "-XOre1KC", "--db", "x.db"]):
+        args = cli.parse_args(argv)
+        assert (args.command, args.table) == ("pair", "-XOre1KC"), argv
+        assert args.db == Path("x.db"), argv
+    assert cli.parse_args(["pair", "Friday"]).table == "Friday"
+    with pytest.raises(SystemExit):
+        cli.parse_args(["pair", "--db", "x.db"])  # no table: argparse's own sentence
+
+
+def test_new_table_ids_never_start_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer_assist.services import auth
+    drawn = iter(["-XOre1KC", "-abcdefg", "AbC-d_ef"])
+    monkeypatch.setattr("secrets.token_urlsafe", lambda nbytes: next(drawn))
+    assert auth.new_table_id() == "AbC-d_ef"

@@ -102,7 +102,28 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in (*COMMANDS, "-h", "--help"):
         args.insert(0, "serve")
+    if args[0] == "pair":
+        args = ["pair", *_table_last(args[1:])]
     return build_parser().parse_args(args)
+
+
+PAIR_OPTIONS = ("-h", "--help", "--db")
+
+
+def _table_last(args: list[str]) -> list[str]:
+    """Tables made before ids stopped starting with ``-`` keep such ids: ``pair -XOre1KC``
+    must name that table, not an unknown option. Anything that is none of pair's options
+    (nor --db's value) goes after ``--``, where argparse reads it as TABLE."""
+    options: list[str] = []
+    table: list[str] = []
+    after_db = False
+    for arg in args:
+        if after_db or arg in PAIR_OPTIONS or arg.startswith("--db="):
+            options.append(arg)
+            after_db = arg == "--db"
+        elif arg != "--":
+            table.append(arg)
+    return [*options, "--", *table] if table else options
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,7 +28,12 @@ def new_token() -> str:
 
 
 def new_table_id() -> str:
-    return secrets.token_urlsafe(TABLE_ID_BYTES)
+    """Never starting with ``-``: an id goes in URLs and on command lines, where
+    ``dealer-assist pair -XOre1KC`` would read as an option (one id in 64 did)."""
+    while True:
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        if not table_id.startswith("-"):
+            return table_id
 
 
 def hash_token(token: str) -> str:
