@@ -1,6 +1,7 @@
 /* The home page's tournament editor (issue 31): a structure from a preset, edited; the
  * money, periods and players; the prizes previewed as players are added; then the server
- * makes the tournament, draws the seats, and the page shows them with each table's links.
+ * makes the tournament and seats the players at random, and the page shows them with each
+ * table's links.
  * The presets and the prizes are the server's (GET /api/tournaments/presets and /preview):
  * nothing of the rules is worked out here, and the server checks what is sent. */
 "use strict";
