@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Dealer
@@ -40,15 +41,18 @@ READ_ROUTES = ["/", "/api/tables", "/api/tables/{id}", "/api/tables/{id}/deals",
                "/api/tables/{id}/history", "/t/{id}", "/t/{id}/history"]
 
 
+def fold_tap(step: dict[str, Any]) -> dict[str, Any]:
+    """The dealer's next tap in a deal folded round: a fold when a player is to bet."""
+    return ({"type": "fold", "player": step["player"]} if step["kind"] == "bet"
+            else {"type": step["kind"]})
+
+
 def folded_deals(dealer: Dealer, count: int) -> None:
     """``count`` Texas Hold'em deals, each folded round to the big blind."""
     for _ in range(count):
         state = dealer.act({"type": "start_deal"})["state"]
         while state["step"]["kind"] != "start_deal":
-            step = state["step"]
-            body = ({"type": "fold", "player": step["player"]} if step["kind"] == "bet"
-                    else {"type": step["kind"]})
-            state = dealer.act(body)["state"]
+            state = dealer.act(fold_tap(state["step"]))["state"]
 
 
 def test_a_guest_over_the_caps_hears_a_sentence_and_the_dealer_never_does(
@@ -283,6 +287,49 @@ def test_kept_answers_are_the_tables_answers_at_its_seq(
         folded_deals(dealer, 1)  # a new seq: every answer made anew
 
 
+
+
+def test_r74_kept_sections_make_the_tables_export_after_a_tap_and_an_undo_into_a_deal(
+    app: Flask, client: FlaskClient, make_table: object
+) -> None:
+    """export.phhs keeps each deal's section (phh.Sections): a tap in the current deal
+    writes that deal's section again and no other; an undo that takes back a deal's start
+    and reopens the deal before writes the reopened one anew. At every step the export is
+    the one made from nothing."""
+    dealer = make_table("texas_holdem", ["Ann", "Bob", "Cat"])  # type: ignore[operator]
+    folded_deals(dealer, 3)
+    sections: phh.Sections = app.extensions[reads.SECTIONS]
+
+    def exports_match() -> dict[int, Any]:
+        with app.app_context():
+            stored = history.read_table(get_db(), dealer.id)
+            assert stored is not None
+            for full, headers in ((False, {}), (True, dealer.headers)):
+                answer = client.get(f"/api/tables/{dealer.id}/export.phhs", headers=headers)
+                assert answer.get_data(as_text=True) == phh.table_phhs(stored, full=full)
+        deals = client.get(f"/api/tables/{dealer.id}/deals").get_json()
+        return {deal["number"]: deal for deal in deals if not deal.get("taken_back")}
+
+    state = dealer.act({"type": "start_deal"})["state"]
+    exports_match()
+    written = len(sections._kept)
+    assert written == 2 * 3  # deals 2-4, each for the public and the dealer (deal 1 never)
+    dealer.act(fold_tap(state["step"]))  # a tap in deal 4
+    exports_match()
+    assert len(sections._kept) == written + 2  # deal 4 written again, the others kept
+    # undo the fold, then deal 4's start (R74), then deal 3's last fold: deal 3 reopened
+    for _ in range(3):
+        dealer.act({"type": "undo"})
+    deals = exports_match()
+    assert sorted(deals) == [1, 2, 3] and deals[3]["finished"] is None
+    step = dealer.state(dealer=True)["step"]
+    state = dealer.act({"type": "call", "player": step["player"]})["state"]
+    deals = exports_match()
+    assert deals[3]["finished"] is None
+    while state["step"]["kind"] != "start_deal":  # deal 3 played to its end another way
+        state = dealer.act(fold_tap(state["step"]))["state"]
+    deals = exports_match()
+    assert deals[3]["finished"] is not None
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)

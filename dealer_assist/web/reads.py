@@ -46,6 +46,7 @@ from typing import IO, Any, ParamSpec, TypeVar
 
 from flask import Flask, Response, current_app
 
+from dealer_assist.services import phh
 from dealer_assist.services.connection_caps import is_loopback
 from dealer_assist.web import off_loop
 from dealer_assist.web.errors import ApiError
@@ -65,6 +66,9 @@ DEFAULTS: dict[str, Any] = {
     # page's few reads take milliseconds each); False: all of them at once
     "READ_TURNS": True,
     "ANSWERS_KEPT": 32,  # answers cached on disk, by table and seq
+    # deals' PHH sections kept (about 0.5 KB each): a tap in the current deal then makes a
+    # big table's next export.phhs replay one deal, not all of them
+    "PHH_SECTIONS_KEPT": 20_000,
     # the guests' budget of reader time (ReadBudget), in seconds of work per second: one
     # address a quarter of a core, so a script's hammer leaves the loop three quarters of
     # one; all guest addresses half a core, however many a script uses. A phone's page
@@ -89,6 +93,7 @@ SLOTS = "dealer_assist.read_slots"
 POOL = "dealer_assist.read_pool"
 CACHE = "dealer_assist.answers"
 BUDGET = "dealer_assist.read_budget"
+SECTIONS = "dealer_assist.phh_sections"
 
 
 def busy_device(limit: int) -> str:
@@ -223,6 +228,7 @@ def install(app: Flask) -> None:
                                         float(app.config["GUEST_READ_ALLOWANCE"]))
     app.extensions[POOL] = off_loop.Pool(int(app.config["READ_THREADS"]))
     app.extensions[CACHE] = SeqCache(int(app.config["ANSWERS_KEPT"]))
+    app.extensions[SECTIONS] = phh.Sections(int(app.config["PHH_SECTIONS_KEPT"]))
 
 
 def view(fn: Callable[P, T]) -> Callable[P, T]:
