@@ -2,8 +2,10 @@
 
 Every view anyone may read runs in the readers' own pool (web/reads.py), never on the event
 loop nor in gevent's pool where the dealer's commit and fsync wait; it is bounded per client
-address (``429``) and in all (``503``), each with a sentence; the deal list and the exports
-are kept by the table's seq and streamed from a file.
+address (``429``) and in all (``503``), each with a sentence; a guest address's reads pay for
+the time they take from a budget of its own and one of all guests (``ReadBudget``, checked on
+a fake clock); the deal list and the exports are kept by the table's seq and streamed from a
+file, and export.phhs keeps each deal's section (an undo that reopens a deal writes it anew).
 
 The real-server tests run bench/guest_attacks.py's ``reads`` attack (a guest process on the
 LAN address, the tablet dealing over Socket.IO from the server's machine) and judge the

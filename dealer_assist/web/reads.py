@@ -70,14 +70,16 @@ DEFAULTS: dict[str, Any] = {
     # big table's next export.phhs replay one deal, not all of them
     "PHH_SECTIONS_KEPT": 20_000,
     # the guests' budget of reader time (ReadBudget), in seconds of work per second: one
-    # address a quarter of a core, so a script's hammer leaves the loop three quarters of
-    # one; all guest addresses half a core, however many a script uses. A phone's page
-    # costs a few ms of work, a state 0.4 ms: far inside either.
-    "GUEST_READ_SHARE": 0.25,
-    "GUEST_READS_SHARE": 0.5,
-    # seconds of work owed that still let a read in at once: a page and its charts, a big
-    # table's export made once; past it an address waits for its debt to drain
-    "GUEST_READ_ALLOWANCE": 0.5,
+    # address a tenth of a core (a quarter still took the views attack to 1.6-2.5x the
+    # dealer's quiet ack, a tenth 1.2-1.4x: docs/benchmarks.md); all guest addresses a
+    # quarter, however many a script uses. A phone's page costs a few ms of work, a state
+    # 1-2 ms with the loop's part: far inside either.
+    "GUEST_READ_SHARE": 0.1,
+    "GUEST_READS_SHARE": 0.25,
+    # seconds of work owed that still let a read in at once (twice this for all guests): a
+    # page and its charts, a 3,000-deal table's export.phhs made once (a second of work);
+    # past it an address waits for its debt to drain
+    "GUEST_READ_ALLOWANCE": 1.0,
 }
 CHUNK = 256 * 1024  # a few loop turns per megabyte sent
 # what a read costs the loop's thread beyond the reader thread's CPU time, measured on this
