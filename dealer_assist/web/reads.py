@@ -171,8 +171,8 @@ class ReadBudget:
     """A leaky bucket of reader time per guest address and for all of them: each read's
     cost is added to its address's debt and to the total's; debts drain at ``share`` and
     ``total_share`` seconds a second. A read whose address owes more than ``allowance``
-    (or the total more than twice that) waits until it does not. Used on the loop's thread
-    only (no lock); ``clock`` is for the tests."""
+    (or the total more than twice that) waits until it does not. ``clock`` is for the
+    tests."""
 
     def __init__(self, share: float, total_share: float, allowance: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -181,6 +181,9 @@ class ReadBudget:
         self.allowance = allowance
         self.clock = clock
         self.debts: dict[str, Debt] = {}
+        # the threaded server's requests count at once (under gevent, the loop's thread
+        # alone): a few dict operations, never held across a wait
+        self._lock = off_loop.native_lock()
 
     def _owed(self, here: str, now: float) -> float:
         debt = self.debts.get(here)
@@ -196,20 +199,22 @@ class ReadBudget:
 
     def delay(self, here: str) -> float:
         """Seconds before a read of ``here`` may run (0: at once)."""
-        now = self.clock()
-        mine = (self._owed(here, now) - self.allowance) / self.share
-        everyone = (self._owed(TOTAL, now) - 2 * self.allowance) / self.total_share
-        return max(0.0, mine, everyone)
+        with self._lock:
+            now = self.clock()
+            mine = (self._owed(here, now) - self.allowance) / self.share
+            everyone = (self._owed(TOTAL, now) - 2 * self.allowance) / self.total_share
+            return max(0.0, mine, everyone)
 
     def charge(self, here: str, seconds: float) -> None:
         """A read of ``here`` cost ``seconds`` of work."""
-        now = self.clock()
-        if len(self.debts) > KEPT_DEBTS:  # forget the addresses that paid theirs
-            for key in list(self.debts):
-                self._owed(key, now)
-        for key in (here, TOTAL):
-            owed = self._owed(key, now)
-            self.debts[key] = Debt(owed + seconds, now)
+        with self._lock:
+            now = self.clock()
+            if len(self.debts) > KEPT_DEBTS:  # forget the addresses that paid theirs
+                for key in list(self.debts):
+                    self._owed(key, now)
+            for key in (here, TOTAL):
+                owed = self._owed(key, now)
+                self.debts[key] = Debt(owed + seconds, now)
 
 
 def read_cost(thread_seconds: float, answer: object) -> float:
