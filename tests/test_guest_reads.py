@@ -230,6 +230,10 @@ def test_a_guest_over_its_budget_waits_then_hears_the_sentence(
     # a read costs its address: its thread's time and the loop's share of it
     assert guest.get(f"/api/tables/{dealer.id}").status_code == 200
     assert budget.debts[GUEST].seconds >= reads.LOOP_COST_PER_READ
+    # and so does a read answered with a refusal: a hammer of 404s is paced as well
+    budget.debts.clear()
+    assert guest.get("/api/tables/no-such-table/deals").status_code == 404
+    assert budget.debts[GUEST].seconds >= reads.LOOP_COST_PER_READ
     # an address owing a minute waits out the read's wait, then is refused as over its cap
     app.extensions[reads.SLOTS].wait = 0.2
     budget.charge(GUEST, 60)

@@ -267,9 +267,13 @@ def view(fn: Callable[P, T]) -> Callable[P, T]:
             context = contextvars.copy_context()
             pool: off_loop.Pool = app.extensions[POOL]
             spent = [0.0]  # the reader thread's CPU time for the view
-            answer = pool.run(timed, spent, lambda: context.run(fn, *args, **kwargs))
-            if not exempt:
-                budget.charge(here, read_cost(spent[0], answer))
+            made: list[T] = []
+            try:
+                made.append(pool.run(timed, spent, lambda: context.run(fn, *args, **kwargs)))
+            finally:  # a refusal (a 404) costs its address too: never a free hammer
+                if not exempt:
+                    budget.charge(here, read_cost(spent[0], made[0] if made else None))
+            answer = made[0]
             if isinstance(answer, Response) and not answer.is_sequence:
                 # a streamed answer holds its slot until it is sent: a guest's hammer is
                 # bounded by what its streams cost the loop, not only by their making
