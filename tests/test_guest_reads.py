@@ -318,11 +318,11 @@ def test_r74_kept_sections_make_the_tables_export_after_a_tap_and_an_undo_into_a
 
     state = dealer.act({"type": "start_deal"})["state"]
     exports_match()
-    written = len(sections._kept)
+    written = len(sections)
     assert written == 2 * 3  # deals 2-4, each for the public and the dealer (deal 1 never)
     dealer.act(fold_tap(state["step"]))  # a tap in deal 4
     exports_match()
-    assert len(sections._kept) == written + 2  # deal 4 written again, the others kept
+    assert len(sections) == written + 2  # deal 4 written again, the others kept
     # undo the fold, then deal 4's start (R74), then deal 3's last fold: deal 3 reopened
     for _ in range(3):
         dealer.act({"type": "undo"})

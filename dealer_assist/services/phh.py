@@ -574,6 +574,10 @@ class Sections:
         self._kept: OrderedDict[bytes, str] = OrderedDict()
         self._lock = native_lock()
 
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._kept)
+
     def get(self, key: bytes) -> str | None:
         with self._lock:
             text = self._kept.get(key)

@@ -70,8 +70,8 @@ DEFAULTS: dict[str, Any] = {
     # big table's next export.phhs replay one deal, not all of them
     "PHH_SECTIONS_KEPT": 20_000,
     # the guests' budget of reader time (ReadBudget), in seconds of work per second: one
-    # address a tenth of a core (a quarter still took the views attack to 1.6-2.5x the
-    # dealer's quiet ack, a tenth 1.2-1.4x: docs/benchmarks.md); all guest addresses a
+    # address a tenth of a core (a quarter still let the views attack take the dealer's ack
+    # to 1.55-2.48x its quiet median, a tenth 0.95-1.36x: docs/benchmarks.md); all guests a
     # quarter, however many a script uses. A phone's page costs a few ms of work, a state
     # 1-2 ms with the loop's part: far inside either.
     "GUEST_READ_SHARE": 0.1,
