@@ -2,8 +2,10 @@
 
 Every view anyone may read runs in the readers' own pool (web/reads.py), never on the event
 loop nor in gevent's pool where the dealer's commit and fsync wait; it is bounded per client
-address (``429``) and in all (``503``), each with a sentence; the deal list and the exports
-are kept by the table's seq and streamed from a file.
+address (``429``) and in all (``503``), each with a sentence; a guest address's reads pay for
+the time they take from a budget of its own and one of all guests (``ReadBudget``, checked on
+a fake clock); the deal list and the exports are kept by the table's seq and streamed from a
+file, and export.phhs keeps each deal's section (an undo that reopens a deal writes it anew).
 
 The real-server tests run bench/guest_attacks.py's ``reads`` attack (a guest process on the
 LAN address, the tablet dealing over Socket.IO from the server's machine) and judge the
@@ -19,6 +21,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Dealer
@@ -40,15 +43,18 @@ READ_ROUTES = ["/", "/api/tables", "/api/tables/{id}", "/api/tables/{id}/deals",
                "/api/tables/{id}/history", "/t/{id}", "/t/{id}/history"]
 
 
+def fold_tap(step: dict[str, Any]) -> dict[str, Any]:
+    """The dealer's next tap in a deal folded round: a fold when a player is to bet."""
+    return ({"type": "fold", "player": step["player"]} if step["kind"] == "bet"
+            else {"type": step["kind"]})
+
+
 def folded_deals(dealer: Dealer, count: int) -> None:
     """``count`` Texas Hold'em deals, each folded round to the big blind."""
     for _ in range(count):
         state = dealer.act({"type": "start_deal"})["state"]
         while state["step"]["kind"] != "start_deal":
-            step = state["step"]
-            body = ({"type": "fold", "player": step["player"]} if step["kind"] == "bet"
-                    else {"type": step["kind"]})
-            state = dealer.act(body)["state"]
+            state = dealer.act(fold_tap(state["step"]))["state"]
 
 
 def test_a_guest_over_the_caps_hears_a_sentence_and_the_dealer_never_does(
@@ -159,6 +165,106 @@ def test_one_read_of_a_guest_address_runs_at_a_time_and_the_others_wait_their_tu
     assert slots.serving == set() and slots.running == 0 and slots.by_address == {}
 
 
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def hammer(budget: reads.ReadBudget, clock: FakeClock, here: str, cost: float) -> float:
+    """One read of ``here`` as soon as its budget lets it (the clock moved on by its wait
+    and its cost): the wait."""
+    wait = budget.delay(here)
+    clock.now += wait
+    budget.charge(here, cost)
+    clock.now += cost
+    return wait
+
+
+def test_a_hammering_guest_is_paced_to_its_share_and_a_phone_never_waits() -> None:
+    clock = FakeClock()
+    budget = reads.ReadBudget(share=0.25, total_share=0.5, allowance=0.5, clock=clock)
+    began = clock.now
+    work = 0.0
+    phone_waits: list[float] = []
+    next_page = clock.now
+    while clock.now - began < 60:
+        work += 0.004
+        hammer(budget, clock, "script", 0.004)  # a 4 ms read, again as soon as let in
+        if clock.now >= next_page:  # a phone's page every 2 s: five reads of 1-3 ms
+            phone_waits += [hammer(budget, clock, "phone", cost)
+                            for cost in (0.003, 0.001, 0.001, 0.002, 0.001)]
+            next_page += 2
+    spent = clock.now - began
+    # the script's work is its share of the time and its allowance, no more (nor much less)
+    assert 0.25 * spent - 0.05 < work <= 0.25 * spent + 0.5 + 0.004
+    assert len(phone_waits) >= 150 and set(phone_waits) == {0.0}
+    # a paid debt is forgotten: an address seen once is not kept
+    clock.now += 60
+    assert budget.delay("script") == 0.0 and budget.delay("phone") == 0.0
+    assert budget.debts == {}
+
+
+def test_many_guest_addresses_are_held_to_the_total_budget() -> None:
+    clock = FakeClock()
+    budget = reads.ReadBudget(share=0.25, total_share=0.5, allowance=0.5, clock=clock)
+    began = clock.now
+    work = 0.0
+    while clock.now - began < 60:
+        for n in range(10):  # ten addresses, each well inside its own share
+            work += 0.004
+            hammer(budget, clock, f"192.0.2.{n}", 0.004)
+    spent = clock.now - began
+    assert 0.5 * spent - 0.05 < work <= 0.5 * spent + 2 * 0.5 + 0.004
+
+
+def test_a_guest_over_its_budget_waits_then_hears_the_sentence(
+    app: Flask, client: FlaskClient, make_table: object
+) -> None:
+    dealer = make_table("texas_holdem", ["Ann", "Bob", "Cat"])  # type: ignore[operator]
+    guest = app.test_client()
+    guest.environ_base["REMOTE_ADDR"] = GUEST
+    budget: reads.ReadBudget = app.extensions[reads.BUDGET]
+    # a read costs its address: its thread's time and the loop's share of it
+    assert guest.get(f"/api/tables/{dealer.id}").status_code == 200
+    assert budget.debts[GUEST].seconds >= reads.LOOP_COST_PER_READ
+    # and so does a read answered with a refusal: a hammer of 404s is paced as well
+    budget.debts.clear()
+    assert guest.get("/api/tables/no-such-table/deals").status_code == 404
+    assert budget.debts[GUEST].seconds >= reads.LOOP_COST_PER_READ
+    # an address owing a minute waits out the read's wait, then is refused as over its cap
+    app.extensions[reads.SLOTS].wait = 0.2
+    budget.charge(GUEST, 60)
+    began = time.monotonic()
+    answer = guest.get(f"/api/tables/{dealer.id}/deals")
+    assert time.monotonic() - began >= 0.2
+    assert answer.status_code == 429 and answer.headers["Retry-After"] == "1"
+    assert answer.get_json() == {"error": reads.busy_device(4)}
+    assert app.extensions[reads.SLOTS].running == 0  # its slot and turn given back
+    assert app.extensions[reads.SLOTS].serving == set()
+    # a little over its allowance: it waits for the rest, then is answered
+    budget.debts.clear()
+    budget.charge(GUEST, budget.allowance + 0.1 * budget.share)
+    began = time.monotonic()
+    assert guest.get(f"/api/tables/{dealer.id}").status_code == 200
+    assert time.monotonic() - began >= 0.09
+    # the server's own machine and a dealer device (once it showed its token, as its join
+    # does) owe nothing and never wait
+    dealer_device = app.test_client()
+    dealer_device.environ_base["REMOTE_ADDR"] = "192.0.2.46"
+    assert dealer_device.get(f"/api/tables/{dealer.id}",
+                             headers=dealer.headers).status_code == 200
+    budget.charge(GUEST, 60)
+    owed = {key: debt.seconds for key, debt in budget.debts.items()}
+    assert client.get(f"/api/tables/{dealer.id}/deals").status_code == 200
+    assert dealer_device.get(f"/api/tables/{dealer.id}",
+                             headers=dealer.headers).status_code == 200
+    assert dealer_device.get(f"/api/tables/{dealer.id}/deals").status_code == 200
+    assert all(budget.debts[key].seconds <= seconds for key, seconds in owed.items())
+
+
 def test_kept_answers_are_the_tables_answers_at_its_seq(
     app: Flask, client: FlaskClient, make_table: object
 ) -> None:
@@ -187,6 +293,49 @@ def test_kept_answers_are_the_tables_answers_at_its_seq(
         folded_deals(dealer, 1)  # a new seq: every answer made anew
 
 
+
+
+def test_r74_kept_sections_make_the_tables_export_after_a_tap_and_an_undo_into_a_deal(
+    app: Flask, client: FlaskClient, make_table: object
+) -> None:
+    """export.phhs keeps each deal's section (phh.Sections): a tap in the current deal
+    writes that deal's section again and no other; an undo that takes back a deal's start
+    and reopens the deal before writes the reopened one anew. At every step the export is
+    the one made from nothing."""
+    dealer = make_table("texas_holdem", ["Ann", "Bob", "Cat"])  # type: ignore[operator]
+    folded_deals(dealer, 3)
+    sections: phh.Sections = app.extensions[reads.SECTIONS]
+
+    def exports_match() -> dict[int, Any]:
+        with app.app_context():
+            stored = history.read_table(get_db(), dealer.id)
+            assert stored is not None
+            for full, headers in ((False, {}), (True, dealer.headers)):
+                answer = client.get(f"/api/tables/{dealer.id}/export.phhs", headers=headers)
+                assert answer.get_data(as_text=True) == phh.table_phhs(stored, full=full)
+        deals = client.get(f"/api/tables/{dealer.id}/deals").get_json()
+        return {deal["number"]: deal for deal in deals if not deal.get("taken_back")}
+
+    state = dealer.act({"type": "start_deal"})["state"]
+    exports_match()
+    written = len(sections)
+    assert written == 2 * 3  # deals 2-4, each for the public and the dealer (deal 1 never)
+    dealer.act(fold_tap(state["step"]))  # a tap in deal 4
+    exports_match()
+    assert len(sections) == written + 2  # deal 4 written again, the others kept
+    # undo the fold, then deal 4's start (R74), then deal 3's last fold: deal 3 reopened
+    for _ in range(3):
+        dealer.act({"type": "undo"})
+    deals = exports_match()
+    assert sorted(deals) == [1, 2, 3] and deals[3]["finished"] is None
+    step = dealer.state(dealer=True)["step"]
+    state = dealer.act({"type": "call", "player": step["player"]})["state"]
+    deals = exports_match()
+    assert deals[3]["finished"] is None
+    while state["step"]["kind"] != "start_deal":  # deal 3 played to its end another way
+        state = dealer.act(fold_tap(state["step"]))["state"]
+    deals = exports_match()
+    assert deals[3]["finished"] is not None
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)

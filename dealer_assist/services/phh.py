@@ -23,8 +23,11 @@ No web imports: ``web/phh_api.py`` serves these.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import tomllib
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time
@@ -46,8 +49,9 @@ from dealer_assist.games.registry import setup_from_json
 from dealer_assist.services import history
 from dealer_assist.services.history.importing import import_time
 from dealer_assist.services.history.stored import effective, parse_time
+from dealer_assist.services.locks import native_lock
 
-__all__ = ["OWN_CODE_PREFIX", "deal_phh", "read_table", "rebuild", "table_phhs"]
+__all__ = ["OWN_CODE_PREFIX", "Sections", "deal_phh", "read_table", "rebuild", "table_phhs"]
 
 OWN_CODE_PREFIX = "dealer-assist/"
 # the commentaries that say what PHH has no action for: the board run twice (R66) where the
@@ -545,8 +549,9 @@ def deal_phh(stored: history.Stored, number: int, *, full: bool) -> str | None:
 
 
 def section_fields(stored: history.Stored, number: int, records: list[dict[str, Any]], *,
-                   full: bool) -> dict[str, Any]:
-    row = next(d for d in stored.deals if d["number"] == number)
+                   full: bool, row: dict[str, Any] | None = None) -> dict[str, Any]:
+    if row is None:
+        row = next(d for d in stored.deals if d["number"] == number)
     first = records_before_first(stored) if row is stored.deals[0] else None
     return deal_fields(stored.setup, stored.bases[number], records, number=number,
                        started=row["started"], full=full, first=first)
@@ -557,18 +562,60 @@ def table_phhs(stored: history.Stored, *, full: bool) -> str:
     return "".join(table_phhs_parts(stored, full=full))
 
 
-def table_phhs_parts(stored: history.Stored, *, full: bool) -> Iterator[str]:
+class Sections:
+    """Deals' sections already written, by a digest of everything a section is made from
+    (the table's set-up, the deal's base, its records' seqs, its start, whose view): a new
+    action in the current deal leaves the others' kept. A record is never changed once
+    stored (an undo is a record of its own), so a deal reopened by an undo has new seqs and
+    is written anew. The ``entries`` used last are kept; used from the readers' threads."""
+
+    def __init__(self, entries: int) -> None:
+        self.entries = entries
+        self._kept: OrderedDict[bytes, str] = OrderedDict()
+        self._lock = native_lock()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._kept)
+
+    def get(self, key: bytes) -> str | None:
+        with self._lock:
+            text = self._kept.get(key)
+            if text is not None:
+                self._kept.move_to_end(key)
+            return text
+
+    def put(self, key: bytes, text: str) -> None:
+        with self._lock:
+            self._kept[key] = text
+            while len(self._kept) > self.entries:
+                self._kept.popitem(last=False)
+
+
+def table_phhs_parts(stored: history.Stored, *, full: bool,
+                     kept: Sections | None = None) -> Iterator[str]:
     """:func:`table_phhs` a section at a time (a blank line between them), for a writer
-    that keeps none of them (3,000 deals make megabytes)."""
+    that keeps none of them (3,000 deals make megabytes); the sections ``kept`` has are not
+    written again (a 3,000-deal table's sections take a second to replay)."""
     records_by_deal: dict[int, list[dict[str, Any]]] = {}
     for record in stored.records:  # one pass: each deal's records, not the whole list again
         records_by_deal.setdefault(record["deal"], []).append(record)
+    setup = json.dumps(stored.setup.to_json(), sort_keys=True) if kept is not None else ""
     for index, row in enumerate(stored.deals):
         number = row["number"]
-        kept = effective(r for r in records_by_deal.get(number, ())
-                         if r["seq"] >= row["start_seq"])
-        fields = section_fields(stored, number, [r["action"] for r in kept], full=full)
-        yield ("\n" if index else "") + dumps(fields, section=str(number))
+        mine = [r for r in records_by_deal.get(number, ()) if r["seq"] >= row["start_seq"]]
+        # the first deal also writes the records before it: never kept
+        key = None if kept is None or not index else hashlib.blake2b(repr((
+            stored.table_id, stored.row.get("created"), setup, full, number, row["started"],
+            stored.bases[number], [r["seq"] for r in mine])).encode()).digest()
+        text = None if key is None or kept is None else kept.get(key)
+        if text is None:
+            fields = section_fields(stored, number, [r["action"] for r in effective(mine)],
+                                    full=full, row=row)
+            text = dumps(fields, section=str(number))
+            if key is not None and kept is not None:
+                kept.put(key, text)
+        yield ("\n" if index else "") + text
 
 
 # --------------------------------------------------------------------------- reading

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import IO
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.services import history, phh, storage
@@ -83,12 +83,13 @@ def table_phhs(table_id: str) -> Response:
     row = find_table(table_id)  # the 404 sentence of the rest of the API
     full = sees_every_card(row)
     db = get_db()
+    sections: phh.Sections = current_app.extensions[reads.SECTIONS]
 
     def write(out: IO[str]) -> None:
         stored = history.read_table(db, table_id)
         if stored is None:
             raise ApiError(404, f"There is no table {table_id[:40]!r} on this server.")
-        for part in phh.table_phhs_parts(stored, full=full):
+        for part in phh.table_phhs_parts(stored, full=full, kept=sections):
             out.write(part)
 
     # kept by the seq, on disk, and streamed: a guest asking again costs a file's read
