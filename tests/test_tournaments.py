@@ -392,3 +392,57 @@ def test_r90_the_clock_page_is_served_for_a_tournament(
     assert "Friday &amp; co" in html and f'data-tournament-id="{d.id}"' in html
     tablet = client.get(f"/t/{d.created['tables'][0]['id']}/dealer").get_data(as_text=True)
     assert 'id="tournament-bar"' in tablet and f'data-tournament-id="{d.id}"' in tablet
+
+
+# --------------------------------------------------------------------------- new payouts
+
+def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """The payouts action: the host's only, creation's sentences, undone by undo, read back
+    after a restart, and the books and the season paying the new table."""
+    from dealer_assist.services.tournaments import replay
+    from dealer_assist.web.extensions import get_db
+
+    d = Director(app, client, make(client, players=["Ann", "Bob", "Cy"], tables=1,
+                                   add_on=None, payouts=[70, 30], seats=10,
+                                   rebuy_until_level=None))
+    d.act(type="resume")
+    assert d.state()["payouts"] == [38, 16]  # a pool of 3 x 18: 37.8 and 16.2 down
+    token = d.created["tables"][0]["dealer_token"]
+    refused = client.post(f"/api/tournaments/{d.id}/actions",
+                          json={"type": "payouts", "payouts": [100]},
+                          headers={"Authorization": f"Bearer {token}"})
+    assert refused.status_code == 403 and refused.get_json()["error"] == (
+        "Only the host changes the money: a dealer's device cannot change the payouts.")
+    for payouts in ([60, 30], [30, 70], "nope", {"up_to": 3}):
+        made = client.post("/api/tournaments", json=body(payouts=payouts)).get_json()
+        answer = d.act(400, type="payouts", payouts=payouts)
+        assert answer["error"] == made["error"], payouts  # creation's sentence
+    assert d.act(400, type="payouts")["error"] == (
+        "Say the new payouts (payouts): \"default\", or each place's percentage such as "
+        "[65, 35].")
+    assert d.act(400, type="payouts", payouts=[70, 30])["error"] == (
+        "Those are the payouts already.")
+    assert d.state()["payouts"] == [38, 16]
+    assert d.act(type="payouts", payouts=[80, 20])["state"]["payouts"] == [44, 10]
+    assert d.act(type="undo")["state"]["payouts"] == [38, 16]
+    assert d.act(type="payouts", payouts="default")["state"]["payouts"] == [54]
+    with app.app_context():
+        again = replay(get_db(), d.id)  # another process, or after a restart
+    assert again is not None and again.payouts() == (54,)
+    table_id = d.created["tables"][0]["id"]
+    d.deal(table_id, "Ann", "Cy")  # Cy out: 3rd, not paid by either table
+    stacks = dict(zip(*[d.table(table_id).totals.names, d.table(table_id).totals.stacks],
+                      strict=True))
+    assert d.act(type="payouts", payouts=[60, 40])["state"]["payouts"] == [33, 21]
+    d.act(type="undo")
+    d.deal(table_id, *sorted(("Ann", "Bob"), key=lambda n: -stacks[n]))
+    state = d.state()
+    winner = state["places"][0]["players"][0]["name"]
+    assert state["finished"] and state["places"][0]["players"][0]["payout"] == 54
+    assert d.act(400, type="payouts", payouts=[60, 40])["error"] == (
+        f"The payouts stay as they are: {winner} has finished in a paid place (1st).")
+    people = {p["name"]: p for p in state["books"]["people"]}
+    assert people[winner]["won"] == 54 and people[winner]["net"] == 34
+    league = {r["name"]: r["won"] for r in client.get("/api/league").get_json()["tournaments"]}
+    assert league == {"Ann": 0, "Bob": 0, "Cy": 0, winner: 54}

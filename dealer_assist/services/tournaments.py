@@ -22,7 +22,7 @@ from typing import Any
 from dealer_assist.core.errors import IllegalActionError, InvalidActionError, SetupError
 from dealer_assist.core.names import MAX_NAME, clean_name, same_name_key
 from dealer_assist.core.table import Table
-from dealer_assist.core.tournament.money import ChopMethod, chop
+from dealer_assist.core.tournament.money import ChopMethod, PayoutTable, chop
 from dealer_assist.core.tournament.records import (
     ACTIONS,
     TournamentActionType,
@@ -47,7 +47,7 @@ ACTION_FIELDS: dict[TournamentActionType, frozenset[str]] = {
     T.LEVEL: frozenset({"to"}), T.ENTER: frozenset({"player"}),
     T.REBUY: frozenset({"player"}), T.ADD_ON: frozenset({"player"}),
     T.DECLINE: frozenset({"player"}), T.MOVE: frozenset({"player", "to_table"}),
-    T.CHOP: frozenset({"method", "agree"}),
+    T.CHOP: frozenset({"method", "agree"}), T.PAYOUTS: frozenset({"payouts"}),
 }
 
 
@@ -300,6 +300,13 @@ class TournamentStore:
             return Outcome(self._append(db, tournament_id, TournamentRecord(kind, now, to=to)))
         if kind is T.UNDO:
             return self._undo(db, tournament_id, tournament, table_ids)
+        if kind is T.PAYOUTS:
+            if "payouts" not in body:
+                raise InvalidActionError('Say the new payouts (payouts): "default", or each '
+                                         "place's percentage such as [65, 35].")
+            paid = PayoutTable.from_json(body["payouts"])  # creation's check and sentences
+            return Outcome(self._append(db, tournament_id,
+                                        TournamentRecord(kind, now, payouts=paid)))
         if kind is T.CHOP:
             return self._chop(db, tournament_id, tournament, table_ids, body, now)
         player = read_player(body)
