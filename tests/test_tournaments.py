@@ -423,7 +423,16 @@ def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
         "[65, 35].")
     assert d.act(400, type="payouts", payouts=[70, 30])["error"] == (
         "Those are the payouts already.")
-    assert d.state()["payouts"] == [38, 16]
+    state = d.state()
+    assert (state["payouts"], state["payout_percents"], state["payouts_open"]) == (
+        [38, 16], [70, 30], True)
+    # the host's page previews a table with the pool so far before sending it
+    assert client.get(f"/api/tournaments/{d.id}/preview?payouts=80,20").get_json() == {
+        "entries": 3, "pool": 54, "payouts": [44, 10], "percents": [80, 20], "tables": 1}
+    wrong = client.get(f"/api/tournaments/{d.id}/preview?payouts=80,30")
+    assert wrong.status_code == 400 and wrong.get_json()["error"] == (
+        "payouts: the percentages add up to 110, not 100.")
+    assert client.get("/api/tournaments/nothing/preview").status_code == 404
     assert d.act(type="payouts", payouts=[80, 20])["state"]["payouts"] == [44, 10]
     assert d.act(type="undo")["state"]["payouts"] == [38, 16]
     assert d.act(type="payouts", payouts="default")["state"]["payouts"] == [54]
@@ -440,6 +449,7 @@ def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
     state = d.state()
     winner = state["places"][0]["players"][0]["name"]
     assert state["finished"] and state["places"][0]["players"][0]["payout"] == 54
+    assert state["payouts_open"] is False
     assert d.act(400, type="payouts", payouts=[60, 40])["error"] == (
         f"The payouts stay as they are: {winner} has finished in a paid place (1st).")
     people = {p["name"]: p for p in state["books"]["people"]}

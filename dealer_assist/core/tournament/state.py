@@ -17,7 +17,15 @@ from typing import Any
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.names import same_name_key
 from dealer_assist.core.tournament.clock import ClockState
-from dealer_assist.core.tournament.money import PayoutTable, chop, payouts, shared_places
+from dealer_assist.core.tournament.money import (
+    PayoutTable,
+    chop,
+    paid_shares,
+    payouts,
+    percent_json,
+    shared_places,
+)
+from dealer_assist.core.tournament.presets import PayoutPreview
 from dealer_assist.core.tournament.records import (
     Pairs,
     TournamentActionType,
@@ -295,21 +303,34 @@ class Tournament:
         return replace(s, payouts=r.payouts)
 
     def _check_payouts_may_change(self, s: Standing, table: PayoutTable) -> None:
+        refusal = self.payouts_refusal(s, table)
+        if refusal is not None:
+            raise IllegalActionError(refusal)
+
+    def payouts_refusal(self, s: Standing, table: PayoutTable) -> str | None:
         """R93: the host may give another table until the money is decided: a chop, or a
-        place taken that the table now or the one asked for pays."""
+        place taken that the table now or the one asked for pays. The sentence why not, or
+        None."""
         if s.chopped:
-            raise IllegalActionError("The payouts stay as they are: a chop has been agreed.")
+            return "The payouts stay as they are: a chop has been agreed."
         entries = len(s.entries)
         paid = max(len(payouts(self.pool_of(s), entries, t, self.setup.unit))
                    for t in (self.payout_table(s), table))
         taken = sum(len(group) for group in s.outs)
-        if self.finished(s) or entries - taken + 1 <= paid:
-            first = entries - taken + 1
-            group = s.outs[-1] if s.outs and not self.finished(s) else self.players_left(s)
-            raise IllegalActionError(
-                f"The payouts stay as they are: {' and '.join(group)} "
+        if not self.finished(s) and entries - taken + 1 > paid:
+            return None
+        group = s.outs[-1] if s.outs and not self.finished(s) else self.players_left(s)
+        return (f"The payouts stay as they are: {' and '.join(group)} "
                 f"{'has' if len(group) == 1 else 'have'} finished in a paid place "
-                f"({'1st' if self.finished(s) else ordinal(first)}).")
+                f"({'1st' if self.finished(s) else ordinal(entries - taken + 1)}).")
+
+    def payout_preview(self, table: PayoutTable) -> PayoutPreview:
+        """What ``table`` would pay now, with the entries and the pool so far."""
+        s = self.standing
+        entries = len(s.entries)
+        return PayoutPreview(entries, self.pool_of(s), payouts(self.pool_of(s), entries, table,
+                                                               self.setup.unit),
+                             len(self.tables_in_play(s)), paid_shares(entries, table))
 
     # ------------------------------------------------------------------ reading
     def _settle(self, s: Standing, at: float) -> Standing:
@@ -473,6 +494,9 @@ class Tournament:
             "add_on_open": (self.setup.add_on is not None
                             and clock.level == structure.first_break),
             "prize_pool": self.pool, "payouts": list(self.payouts()),
+            "payout_percents": [percent_json(p) for p in paid_shares(
+                len(s.entries), self.payout_table(s))],
+            "payouts_open": self.payouts_refusal(s, self.payout_table(s)) is None,
             "average_stack": self.chips_in_play // max(1, len(left)),
             "places": [p.to_json() for p in self.places(now)],
             "finished": self.finished(s),
