@@ -456,3 +456,66 @@ def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
     assert people[winner]["won"] == 54 and people[winner]["net"] == 34
     league = {r["name"]: r["won"] for r in client.get("/api/league").get_json()["tournaments"]}
     assert league == {"Ann": 0, "Bob": 0, "Cy": 0, winner: 54}
+
+
+# --------------------------------------------------------------------------- deleting one
+
+def test_r94_the_host_deletes_a_tournament_with_its_tables_and_it_leaves_the_season(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """A mistaken or test tournament cleared: the host's only (as deleting a table), its
+    tables, records and rows gone, its pages and API a 404, the season without it; another
+    tournament untouched."""
+    from dealer_assist.web.extensions import get_db
+
+    d = Director(app, client, make(client))
+    kept = Director(app, client, make(client, name="Saturday"))
+    d.act(type="resume")
+    table_ids = [t["id"] for t in d.created["tables"]]
+    d.deal(table_ids[0], *d.table(table_ids[0]).totals.names[:2])
+    d.act(type="rebuy", player=d.state()["waiting_on_rebuy"][0])
+    season = client.get("/api/league").get_json()["tournaments"]
+    assert {(r["tournaments"], r["paid_in"]) for r in season} == {(2, 40), (2, 60)}
+    url = f"/api/tournaments/{d.id}"
+    guest = client.delete(url, headers={"X-Forwarded-For": "1.2.3.4"})
+    assert guest.status_code == 401 and guest.get_json()["error"].startswith("Only the host")
+    other_site = client.delete(url, headers={"Origin": "http://elsewhere.example"})
+    assert other_site.status_code == 403
+    dealer = client.delete(url, headers={"Authorization": f"Bearer {d.tokens[table_ids[0]]}",
+                                         "X-Forwarded-For": "1.2.3.4"})
+    assert dealer.status_code == 401
+    assert d.state()["rebuys"] == 1  # nothing changed
+
+    assert client.delete(url).get_json() == {"deleted": d.id, "tables": table_ids}
+    assert [t["id"] for t in client.get("/api/tournaments").get_json()["tournaments"]] == [
+        kept.id]
+    assert client.get(url).status_code == 404
+    assert client.get(f"/c/{d.id}").status_code == 404
+    assert client.get(f"/tournaments/{d.id}").status_code == 404
+    assert client.post(f"{url}/actions", json={"type": "pause"}).status_code == 404
+    listed = {t["id"] for t in client.get("/api/tables").get_json()}
+    for table_id in table_ids:
+        assert client.get(f"/api/tables/{table_id}").status_code == 404
+        assert client.get(f"/t/{table_id}").status_code == 404
+        assert table_id not in listed
+        answer = client.post(f"/api/tables/{table_id}/actions", json={"type": "start_deal"},
+                             headers={"Authorization": f"Bearer {d.tokens[table_id]}"})
+        assert answer.status_code == 404
+    with app.app_context():
+        db = get_db()
+        for name in db.table_names():
+            columns = db.columns(name)
+            for column, value in (("table_id", table_ids), ("tournament_id", [d.id])):
+                if column in columns:
+                    marks = ", ".join("?" * len(value))
+                    (count,) = db.execute(f'SELECT COUNT(*) FROM "{name}" WHERE {column} '
+                                          f"IN ({marks})", value).fetchone()
+                    assert count == 0, name
+    # the season has the other tournament only: each player's one buy-in, the rebuy gone
+    season = client.get("/api/league").get_json()["tournaments"]
+    assert len(season) == 18 and {(r["tournaments"], r["paid_in"]) for r in season} == {(1, 20)}
+    again = client.delete(url)
+    assert again.status_code == 404 and again.get_json()["error"] == (
+        f"There is no tournament {d.id!r} on this server.")
+    assert kept.act(type="resume")["state"]["clock"]["running"]
+    assert all(client.get(f"/api/tables/{t['id']}").status_code == 200
+               for t in kept.created["tables"])

@@ -34,6 +34,7 @@ from dealer_assist.core.tournament.state import Tournament
 from dealer_assist.games.registry import CATALOGUE, TOURNAMENT_GAMES, new_setup
 from dealer_assist.services import storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.services.host import delete_table_rows
 from dealer_assist.services.ledger import settle
 from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage import Connection
@@ -441,6 +442,26 @@ class TournamentStore:
             self.tables.act(db, table_id, {"type": "undo"})
         return Outcome(self._append(db, tournament_id, TournamentRecord(T.UNDO, self.now())),
                        tuple(touched))
+
+    # ------------------------------------------------------------------ deleting
+    def delete(self, db: Connection, tournament_id: str) -> tuple[str, ...] | None:
+        """The host's delete: the tournament, its records and its tables with all their
+        rows, in one transaction (its money leaves the books and the season with them).
+        The ids of the tables gone, or None if there is no such tournament."""
+        with storage.write_transaction(db, key=f"tournament {tournament_id}"):
+            if storage.tournaments.tournament_row(db, tournament_id) is None:
+                return None
+            table_ids = tuple(storage.tournaments.tournament_tables(db, tournament_id))
+            storage.tournaments.delete_tournament(db, tournament_id)
+            for table_id in table_ids:
+                delete_table_rows(db, table_id)
+        with self._lock:
+            self._cache.pop(tournament_id, None)
+            for table_id in table_ids:
+                self._links.pop(table_id, None)
+        for table_id in table_ids:
+            self.tables.forget(table_id)
+        return table_ids
 
     # ------------------------------------------------------------------ the server
     def recover(self, db: Connection) -> list[str]:

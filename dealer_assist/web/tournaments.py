@@ -12,11 +12,12 @@ from dealer_assist.core.errors import DealerAssistError, StaleTableError
 from dealer_assist.core.tournament.records import HOST_ONLY
 from dealer_assist.services import auth, storage
 from dealer_assist.services.auth import bearer_token
+from dealer_assist.web import off_loop
 from dealer_assist.web.acting import ApiError, load
 from dealer_assist.web.api import created_answer, json_object, table_urls
 from dealer_assist.web.broadcast import broadcast
 from dealer_assist.web.extensions import base_url, get_db, get_tournaments
-from dealer_assist.web.host import full_sentence, host_status, require_host
+from dealer_assist.web.host import connection, full_sentence, host_status, require_host
 from dealer_assist.web.tournament_live import no_tournament, public_state, send_tournament
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
@@ -37,6 +38,19 @@ def create_tournament() -> ResponseReturnValue:
                       for t in created.tables],
            "state": public_state(created.id)}
     return created_answer(out, f"/api/tournaments/{created.id}")
+
+
+@bp.delete("/<tournament_id>")
+@off_loop.view
+def delete_tournament(tournament_id: str) -> ResponseReturnValue:
+    """The host's delete (as ``DELETE /api/tables/<id>``): the tournament and its tables,
+    all their rows."""
+    require_host()
+    with connection() as db:
+        deleted = get_tournaments().delete(db, tournament_id[:64])
+    if deleted is None:
+        raise ApiError(404, no_tournament(tournament_id))
+    return jsonify({"deleted": tournament_id, "tables": list(deleted)})
 
 
 @bp.get("/<tournament_id>")

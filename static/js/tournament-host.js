@@ -246,6 +246,16 @@
     if (await act({ type: "chop", method, agree: true })) clear($("chop"));
   }
 
+  /* The host's delete, after a confirm as a table's on the home page; then home. */
+  $("delete-tournament").addEventListener("click", async () => {
+    const name = (view && view.state.name) || "this tournament";
+    if (!window.confirm(`Delete ${name}, its tables and all their deals? Its money leaves the books and the season. This cannot be undone.`)) return;
+    showError("");
+    const r = await fetch(url, { method: "DELETE", headers: HOST.headers() }).catch(() => null);
+    const data = r ? await r.json().catch(() => ({})) : {};
+    if (r && r.ok) { window.location.assign("/"); return; }
+    showError(data.error || "Could not reach the server. Check the connection and try again.");
+  });
   $("undo").addEventListener("click", () => act({ type: "undo" }));
   $("chop-show").addEventListener("click", showChop);
   $("late-form").addEventListener("submit", async (e) => {

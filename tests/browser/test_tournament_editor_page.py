@@ -465,3 +465,38 @@ def test_r93_the_host_edits_a_running_tournaments_payouts_until_the_money_is_dec
     assert status == 200
     expect(page.locator("#payouts-edit")).to_be_hidden()
     assert found == []
+
+
+def test_r89_the_host_deletes_a_tournament_after_confirming(
+        live_server: LiveServer, host_page: Page) -> None:
+    status, made = live_server.api("POST", "/api/tournaments", {
+        "name": "A test", "buy_in": 10, "chips": 1000, "players": ["Ann", "Bob"],
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}]})
+    assert status == 201, made
+    page = host_page
+    page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    expect(page.locator("#tournament-name")).to_have_text("A test")
+    found = look(page, "tournament-delete")
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.locator("#delete-tournament").click()
+    expect(page.locator("#tournament-name")).to_have_text("A test")
+    assert asked == ["Delete A test, its tables and all their deals? Its money leaves the "
+                     "books and the season. This cannot be undone."]
+    assert live_server.api("GET", f"/api/tournaments/{made['id']}")[0] == 200  # kept
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.locator("#delete-tournament").click()
+    page.wait_for_url(f"{live_server.url}/")
+    assert live_server.api("GET", f"/api/tournaments/{made['id']}")[0] == 404
+    assert live_server.api("GET", f"/api/tables/{made['tables'][0]['id']}")[0] == 404
+    listed = live_server.api("GET", "/api/tournaments")[1]["tournaments"]
+    assert made["id"] not in [t["id"] for t in listed]
+    assert found == []
