@@ -580,6 +580,8 @@ def test_r93_the_host_gives_another_table_until_a_paid_place_is_decided() -> Non
         fourth.apply(rec(T.PAYOUTS, 72, payouts=PayoutTable.from_json([60, 40])))
     with pytest.raises(IllegalActionError, match="paid place"):
         fourth.apply(rec(T.PAYOUTS, 72, payouts=DEFAULT_PAYOUTS))
+    with pytest.raises(IllegalActionError, match=r"paid place \(4th\)"):
+        fourth.undo()  # back to the usual three places: the 4th's prize would go
     with pytest.raises(IllegalActionError, match="paid place"):
         again.apply(rec(T.BUST, 71, table=0, out=((p[14], 100),))).apply(rec(
             T.PAYOUTS, 72, payouts=FOUR_PLACES))  # paid by the table asked for: 4th of 4

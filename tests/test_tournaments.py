@@ -434,6 +434,10 @@ def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
         "payouts: the percentages add up to 110, not 100.")
     assert client.get("/api/tournaments/nothing/preview").status_code == 404
     assert d.act(type="payouts", payouts=[80, 20])["state"]["payouts"] == [44, 10]
+    undone = client.post(f"/api/tournaments/{d.id}/actions", json={"type": "undo"},
+                         headers={"Authorization": f"Bearer {token}"})
+    assert undone.status_code == 403 and undone.get_json()["error"] == (
+        "Only the host changes the money: a dealer's device cannot undo the payouts.")
     assert d.act(type="undo")["state"]["payouts"] == [38, 16]
     assert d.act(type="payouts", payouts="default")["state"]["payouts"] == [54]
     with app.app_context():

@@ -25,6 +25,7 @@ from dealer_assist.core.table import Table
 from dealer_assist.core.tournament.money import ChopMethod, PayoutTable, chop
 from dealer_assist.core.tournament.records import (
     ACTIONS,
+    HOST_ONLY,
     TournamentActionType,
     TournamentRecord,
 )
@@ -282,6 +283,19 @@ class TournamentStore:
         return after
 
     # ------------------------------------------------------------------ the host's actions
+    def host_only(self, db: Connection, tournament_id: str,
+                  body: Any) -> TournamentActionType | None:
+        """The host's own kind of record (the money, R93) that this action makes or, an
+        undo, takes back; None when a table's dealer may ask for it."""
+        kind = body.get("type") if isinstance(body, dict) else None
+        tournament = self.load(db, tournament_id)
+        if kind == T.UNDO and tournament is not None:
+            try:
+                kind = tournament.records[tournament.last_undoable()].type
+            except IllegalActionError:
+                return None
+        return T(kind) if kind in HOST_ONLY else None
+
     def act(self, db: Connection, tournament_id: str, body: Any) -> Outcome:
         """A host's or dealer's action (API.md "Tournaments"), carried out at the
         tournament and the tables it touches; a DealerAssistError with a sentence if it is

@@ -9,7 +9,6 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.core.errors import DealerAssistError, StaleTableError
-from dealer_assist.core.tournament.records import HOST_ONLY
 from dealer_assist.services import auth, storage
 from dealer_assist.services.auth import bearer_token
 from dealer_assist.web import off_loop
@@ -89,9 +88,11 @@ def post_tournament_action(tournament_id: str) -> ResponseReturnValue:
         raise ApiError(401, "Only the host or a dealer of one of its tables acts on a "
                             "tournament: send the host key or a dealer token.")
     body = json_object(request.get_data())
-    if actor is Actor.DEALER and isinstance(body, dict) and body.get("type") in HOST_ONLY:
+    money = store.host_only(get_db(), tournament_id, body) if actor is Actor.DEALER else None
+    if money is not None:
+        verb = "undo" if body.get("type") == "undo" else "change"
         raise ApiError(403, "Only the host changes the money: a dealer's device cannot "
-                            f"change the {body['type']}.")
+                            f"{verb} the {money}.")
     try:
         outcome = store.act(get_db(), tournament_id, body)
     except StaleTableError:
