@@ -381,6 +381,8 @@ def test_r90_a_clock_page_for_no_tournament_is_refused_with_a_sentence(
         assert client.get(f"/api/tournaments/{path}").status_code == 404
         assert client.post(f"/api/tournaments/{path}/actions",
                            json={"type": "pause"}).status_code == 404
+        assert client.delete(f"/api/tournaments/{path}").status_code == 404
+        assert client.get(f"/api/tournaments/{path}/preview").status_code == 404
 
 
 def test_r90_the_clock_page_is_served_for_a_tournament(
