@@ -25,8 +25,8 @@ from dealer_assist.core.tournament.money import (
     payouts,
     shared_places,
 )
+from dealer_assist.core.tournament.records import Pairs, TournamentRecord
 from dealer_assist.core.tournament.records import TournamentActionType as T
-from dealer_assist.core.tournament.records import TournamentRecord
 from dealer_assist.core.tournament.seating import (
     TableView,
     balancing_move,
@@ -388,11 +388,17 @@ def test_r93_icm_and_chip_chop_of_a_known_final_three() -> None:
     # 38.39, 32.75, 28.86 rounded down, the 2 left to the chip leader
 
 
-def test_r93_a_recorded_chop_ends_the_tournament_with_the_agreed_amounts() -> None:
+def final_three() -> tuple[Tournament, Pairs]:
+    """Three players, a pool of 300 paid 50, 30, 20, and their stacks for a chop."""
     t = make(players=PLAYERS[:3], tables=1, rebuy_until_level=None, add_on=None, fee=0,
              payouts=[50, 30, 20], buy_in=100).apply(rec(T.RESUME, 0))
     p = t.setup.players
-    stacks = ((p[0], 9000), (p[1], 4000), (p[2], 2000))
+    return t, ((p[0], 9000), (p[1], 4000), (p[2], 2000))
+
+
+def test_r93_a_recorded_chop_ends_the_tournament_with_the_agreed_amounts() -> None:
+    t, stacks = final_three()
+    p = t.setup.players
     agreed = chop(ChopMethod.ICM, dict(stacks), t.prizes(), 1)
     with pytest.raises(IllegalActionError, match="not the chop's"):
         t.apply(rec(T.CHOP, 5, method=ChopMethod.ICM, stacks=stacks,
@@ -540,3 +546,79 @@ def test_r90_a_start_deal_carries_its_levels_blinds_and_r92_a_moved_player_comes
     back = gone.apply(gone.prepare({"type": "seat", "player": "Cy", "stack": 700,
                                     "back": True}))
     assert back.totals.names == ("Ann", "Bob", "Cy") and back.totals.stacks[-1] == 700
+
+
+# --------------------------------------------------------------------------- R93 new payouts
+
+FOUR_PLACES = PayoutTable.from_json([40, 30, 20, 10])
+
+
+def test_r93_the_host_gives_another_table_until_a_paid_place_is_decided() -> None:
+    t = out_after_rebuys(started())  # 18 entries, a pool of 18 x 18
+    assert t.payouts() == (163, 97, 64)  # 162, 97.2, 64.8 down, the 1 left to first
+    changed = t.apply(rec(T.PAYOUTS, 51, payouts=FOUR_PLACES))
+    assert changed.payouts() == (131, 97, 64, 32)  # 129.6 down, what is left to first
+    assert changed.public(START + 52 * 60)["payouts"] == [131, 97, 64, 32]
+    with pytest.raises(IllegalActionError, match=r"^Those are the payouts already\.$"):
+        changed.apply(rec(T.PAYOUTS, 52, payouts=FOUR_PLACES))
+    # stored and read back, the same table; replayed, the same amounts
+    stored = TournamentRecord.from_json(changed.records[-1].to_json())
+    assert stored == changed.records[-1]
+    assert Tournament(t.setup, changed.records).payouts() == (131, 97, 64, 32)
+    assert changed.undo().payouts() == (163, 97, 64)
+    # 13 placed, 5th to 18th: no paid place yet; the table may change again
+    p = t.setup.players
+    for i in range(14):
+        changed = changed.apply(rec(T.BUST, 52 + i, table=0, out=((p[i], 100),)))
+    again = changed.apply(rec(T.PAYOUTS, 70, payouts=PayoutTable.from_json([60, 40])))
+    assert again.payouts() == (195, 129)  # 194.4 down, the 1 left to first
+    # 4th is paid by the four-place table: the table stays, and undo cannot change it
+    fourth = changed.apply(rec(T.BUST, 71, table=0, out=((p[14], 100),)))
+    with pytest.raises(IllegalActionError, match=(
+            rf"^The payouts stay as they are: {p[14]} has finished in a paid place "
+            r"\(4th\)\.$")):
+        fourth.apply(rec(T.PAYOUTS, 72, payouts=PayoutTable.from_json([60, 40])))
+    with pytest.raises(IllegalActionError, match="paid place"):
+        fourth.apply(rec(T.PAYOUTS, 72, payouts=DEFAULT_PAYOUTS))
+    with pytest.raises(IllegalActionError, match=r"paid place \(4th\)"):
+        fourth.undo()  # back to the usual three places: the 4th's prize would go
+    with pytest.raises(IllegalActionError, match="paid place"):
+        again.apply(rec(T.BUST, 71, table=0, out=((p[14], 100),))).apply(rec(
+            T.PAYOUTS, 72, payouts=FOUR_PLACES))  # paid by the table asked for: 4th of 4
+    places = {pl.first: pl.payouts for pl in fourth.places()}
+    assert places[4] == (32,)
+
+
+def test_r93_after_a_chop_the_payouts_stay() -> None:
+    t, stacks = final_three()
+    agreed = chop(ChopMethod.CHIPS, dict(stacks), t.prizes(), 1)
+    done = t.apply(rec(T.CHOP, 5, method=ChopMethod.CHIPS, stacks=stacks,
+                       amounts=tuple(agreed.items())))
+    with pytest.raises(IllegalActionError, match=r"^The payouts stay as they are: a chop "
+                                                 r"has been agreed\.$"):
+        done.apply(rec(T.PAYOUTS, 6, payouts=DEFAULT_PAYOUTS))
+    with pytest.raises(SetupError, match="add up to 90, not 100"):
+        PayoutTable.from_json([60, 30])
+
+
+@settings(max_examples=60, deadline=None)
+@given(entries=st.integers(2, 18), percents=st.sampled_from(
+    [[100], [65, 35], [50, 30, 20], [40, 30, 20, 10], [35, 25, 20, 12.5, 7.5]]),
+    unit=st.sampled_from([1, 5, 10]), order=st.randoms(use_true_random=False))
+def test_r93_a_new_table_pays_the_whole_pool_to_the_places(
+        entries: int, percents: list[float], unit: int, order: random.Random) -> None:
+    """Whatever the table given before the first paid place, the places pay the pool, each
+    the new table's amount for its place."""
+    t = make(players=PLAYERS[:entries], tables=1 if entries <= 9 else 2, add_on=None,
+             rebuy_until_level=None, fee=0, buy_in=15, unit=unit).apply(rec(T.RESUME, 0))
+    table = PayoutTable.from_json(percents)
+    if table != t.payout_table():
+        t = t.apply(rec(T.PAYOUTS, 1, payouts=table))
+    players = list(t.setup.players)
+    order.shuffle(players)
+    for minute, name in enumerate(players[:-1], start=2):
+        t = t.apply(rec(T.BUST, minute, table=t.standing.table_of[name], out=((name, 10),)))
+    paid = {pl.first: pl.payouts[0] for pl in t.places()}
+    expected = payouts(15 * entries, entries, table, unit)
+    assert t.finished() and sum(paid.values()) == t.pool == 15 * entries
+    assert [paid[place] for place in range(1, len(expected) + 1)] == list(expected)

@@ -153,7 +153,8 @@ def test_r89_a_tournaments_table_is_not_deleted_from_under_it(client: FlaskClien
     answer = client.delete(f"/api/tables/{second}")
     assert answer.status_code == 409
     assert answer.get_json() == {"error": "This table plays in Friday (its table 2): it is "
-                                          "kept with the tournament."}
+                                          "kept with the tournament, which the host deletes "
+                                          "whole."}
     assert client.get(f"/api/tables/{second}").status_code == 200
     state = client.get(f"/api/tournaments/{made['id']}").get_json()
     assert [t["id"] for t in state["tables"]] == [t["id"] for t in made["tables"]]

@@ -381,6 +381,8 @@ def test_r90_a_clock_page_for_no_tournament_is_refused_with_a_sentence(
         assert client.get(f"/api/tournaments/{path}").status_code == 404
         assert client.post(f"/api/tournaments/{path}/actions",
                            json={"type": "pause"}).status_code == 404
+        assert client.delete(f"/api/tournaments/{path}").status_code == 404
+        assert client.get(f"/api/tournaments/{path}/preview").status_code == 404
 
 
 def test_r90_the_clock_page_is_served_for_a_tournament(
@@ -392,3 +394,134 @@ def test_r90_the_clock_page_is_served_for_a_tournament(
     assert "Friday &amp; co" in html and f'data-tournament-id="{d.id}"' in html
     tablet = client.get(f"/t/{d.created['tables'][0]['id']}/dealer").get_data(as_text=True)
     assert 'id="tournament-bar"' in tablet and f'data-tournament-id="{d.id}"' in tablet
+
+
+# --------------------------------------------------------------------------- new payouts
+
+def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """The payouts action: the host's only, creation's sentences, undone by undo, read back
+    after a restart, and the books and the season paying the new table."""
+    from dealer_assist.services.tournaments import replay
+    from dealer_assist.web.extensions import get_db
+
+    d = Director(app, client, make(client, players=["Ann", "Bob", "Cy"], tables=1,
+                                   add_on=None, payouts=[70, 30], seats=10,
+                                   rebuy_until_level=None))
+    d.act(type="resume")
+    assert d.state()["payouts"] == [38, 16]  # a pool of 3 x 18: 37.8 and 16.2 down
+    token = d.created["tables"][0]["dealer_token"]
+    refused = client.post(f"/api/tournaments/{d.id}/actions",
+                          json={"type": "payouts", "payouts": [100]},
+                          headers={"Authorization": f"Bearer {token}"})
+    assert refused.status_code == 403 and refused.get_json()["error"] == (
+        "Only the host changes the money: a dealer's device cannot change the payouts.")
+    for payouts in ([60, 30], [30, 70], "nope", {"up_to": 3}):
+        made = client.post("/api/tournaments", json=body(payouts=payouts)).get_json()
+        answer = d.act(400, type="payouts", payouts=payouts)
+        assert answer["error"] == made["error"], payouts  # creation's sentence
+    assert d.act(400, type="payouts")["error"] == (
+        "Say the new payouts (payouts): \"default\", or each place's percentage such as "
+        "[65, 35].")
+    assert d.act(400, type="payouts", payouts=[70, 30])["error"] == (
+        "Those are the payouts already.")
+    state = d.state()
+    assert (state["payouts"], state["payout_percents"], state["payouts_open"]) == (
+        [38, 16], [70, 30], True)
+    # the host's page previews a table with the pool so far before sending it
+    assert client.get(f"/api/tournaments/{d.id}/preview?payouts=80,20").get_json() == {
+        "entries": 3, "pool": 54, "payouts": [44, 10], "percents": [80, 20], "tables": 1}
+    wrong = client.get(f"/api/tournaments/{d.id}/preview?payouts=80,30")
+    assert wrong.status_code == 400 and wrong.get_json()["error"] == (
+        "payouts: the percentages add up to 110, not 100.")
+    assert client.get("/api/tournaments/nothing/preview").status_code == 404
+    assert d.act(type="payouts", payouts=[80, 20])["state"]["payouts"] == [44, 10]
+    undone = client.post(f"/api/tournaments/{d.id}/actions", json={"type": "undo"},
+                         headers={"Authorization": f"Bearer {token}"})
+    assert undone.status_code == 403 and undone.get_json()["error"] == (
+        "Only the host changes the money: a dealer's device cannot undo the payouts.")
+    assert d.act(type="undo")["state"]["payouts"] == [38, 16]
+    assert d.act(type="payouts", payouts="default")["state"]["payouts"] == [54]
+    with app.app_context():
+        again = replay(get_db(), d.id)  # another process, or after a restart
+    assert again is not None and again.payouts() == (54,)
+    table_id = d.created["tables"][0]["id"]
+    d.deal(table_id, "Ann", "Cy")  # Cy out: 3rd, not paid by either table
+    stacks = dict(zip(*[d.table(table_id).totals.names, d.table(table_id).totals.stacks],
+                      strict=True))
+    assert d.act(type="payouts", payouts=[60, 40])["state"]["payouts"] == [33, 21]
+    d.act(type="undo")
+    d.deal(table_id, *sorted(("Ann", "Bob"), key=lambda n: -stacks[n]))
+    state = d.state()
+    winner = state["places"][0]["players"][0]["name"]
+    assert state["finished"] and state["places"][0]["players"][0]["payout"] == 54
+    assert state["payouts_open"] is False
+    assert d.act(400, type="payouts", payouts=[60, 40])["error"] == (
+        f"The payouts stay as they are: {winner} has finished in a paid place (1st).")
+    people = {p["name"]: p for p in state["books"]["people"]}
+    assert people[winner]["won"] == 54 and people[winner]["net"] == 34
+    league = {r["name"]: r["won"] for r in client.get("/api/league").get_json()["tournaments"]}
+    assert league == {"Ann": 0, "Bob": 0, "Cy": 0, winner: 54}
+
+
+# --------------------------------------------------------------------------- deleting one
+
+def test_r94_the_host_deletes_a_tournament_with_its_tables_and_it_leaves_the_season(
+        app: Flask, client: FlaskClient, clock: Clock) -> None:
+    """A mistaken or test tournament cleared: the host's only (as deleting a table), its
+    tables, records and rows gone, its pages and API a 404, the season without it; another
+    tournament untouched."""
+    from dealer_assist.web.extensions import get_db
+
+    d = Director(app, client, make(client))
+    kept = Director(app, client, make(client, name="Saturday"))
+    d.act(type="resume")
+    table_ids = [t["id"] for t in d.created["tables"]]
+    d.deal(table_ids[0], *d.table(table_ids[0]).totals.names[:2])
+    d.act(type="rebuy", player=d.state()["waiting_on_rebuy"][0])
+    season = client.get("/api/league").get_json()["tournaments"]
+    assert {(r["tournaments"], r["paid_in"]) for r in season} == {(2, 40), (2, 60)}
+    url = f"/api/tournaments/{d.id}"
+    guest = client.delete(url, headers={"X-Forwarded-For": "1.2.3.4"})
+    assert guest.status_code == 401 and guest.get_json()["error"].startswith("Only the host")
+    other_site = client.delete(url, headers={"Origin": "http://elsewhere.example"})
+    assert other_site.status_code == 403
+    dealer = client.delete(url, headers={"Authorization": f"Bearer {d.tokens[table_ids[0]]}",
+                                         "X-Forwarded-For": "1.2.3.4"})
+    assert dealer.status_code == 401
+    assert d.state()["rebuys"] == 1  # nothing changed
+
+    assert client.delete(url).get_json() == {"deleted": d.id, "tables": table_ids}
+    assert [t["id"] for t in client.get("/api/tournaments").get_json()["tournaments"]] == [
+        kept.id]
+    assert client.get(url).status_code == 404
+    assert client.get(f"/c/{d.id}").status_code == 404
+    assert client.get(f"/tournaments/{d.id}").status_code == 404
+    assert client.post(f"{url}/actions", json={"type": "pause"}).status_code == 404
+    listed = {t["id"] for t in client.get("/api/tables").get_json()}
+    for table_id in table_ids:
+        assert client.get(f"/api/tables/{table_id}").status_code == 404
+        assert client.get(f"/t/{table_id}").status_code == 404
+        assert table_id not in listed
+        answer = client.post(f"/api/tables/{table_id}/actions", json={"type": "start_deal"},
+                             headers={"Authorization": f"Bearer {d.tokens[table_id]}"})
+        assert answer.status_code == 404
+    with app.app_context():
+        db = get_db()
+        for name in db.table_names():
+            columns = db.columns(name)
+            for column, value in (("table_id", table_ids), ("tournament_id", [d.id])):
+                if column in columns:
+                    marks = ", ".join("?" * len(value))
+                    (count,) = db.execute(f'SELECT COUNT(*) FROM "{name}" WHERE {column} '
+                                          f"IN ({marks})", value).fetchone()
+                    assert count == 0, name
+    # the season has the other tournament only: each player's one buy-in, the rebuy gone
+    season = client.get("/api/league").get_json()["tournaments"]
+    assert len(season) == 18 and {(r["tournaments"], r["paid_in"]) for r in season} == {(1, 20)}
+    again = client.delete(url)
+    assert again.status_code == 404 and again.get_json()["error"] == (
+        f"There is no tournament {d.id!r} on this server.")
+    assert kept.act(type="resume")["state"]["clock"]["running"]
+    assert all(client.get(f"/api/tables/{t['id']}").status_code == 200
+               for t in kept.created["tables"])

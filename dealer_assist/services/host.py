@@ -42,15 +42,22 @@ def key_matches(given: str | None, key: str) -> bool:
 
 
 def delete_table(db: Database, table_id: str) -> bool:
-    """Remove the table and every row that names it (its actions, deals, and whatever else
-    keeps a ``table_id``), in one transaction; whether there was such a table."""
+    """Remove the table and every row that names it, in one transaction; whether there was
+    such a table."""
     with storage.write_transaction(db, key=table_id):
-        if db.execute("SELECT 1 FROM tables WHERE id = ?", [table_id]).fetchone() is None:
-            return False
-        for name in db.table_names():
-            if name != "tables" and "table_id" in db.columns(name):
-                db.execute(f'DELETE FROM "{name}" WHERE table_id = ?', [table_id])
-        db.execute("DELETE FROM tables WHERE id = ?", [table_id])
+        return delete_table_rows(db, table_id)
+
+
+def delete_table_rows(db: Database, table_id: str) -> bool:
+    """Remove the table and every row that names it (its actions, deals, and whatever else
+    keeps a ``table_id``); call inside ``write_transaction``. Whether there was such a
+    table."""
+    if db.execute("SELECT 1 FROM tables WHERE id = ?", [table_id]).fetchone() is None:
+        return False
+    for name in db.table_names():
+        if name != "tables" and "table_id" in db.columns(name):
+            db.execute(f'DELETE FROM "{name}" WHERE table_id = ?', [table_id])
+    db.execute("DELETE FROM tables WHERE id = ?", [table_id])
     return True
 
 

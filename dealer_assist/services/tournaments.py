@@ -22,9 +22,10 @@ from typing import Any
 from dealer_assist.core.errors import IllegalActionError, InvalidActionError, SetupError
 from dealer_assist.core.names import MAX_NAME, clean_name, same_name_key
 from dealer_assist.core.table import Table
-from dealer_assist.core.tournament.money import ChopMethod, chop
+from dealer_assist.core.tournament.money import ChopMethod, PayoutTable, chop
 from dealer_assist.core.tournament.records import (
     ACTIONS,
+    HOST_ONLY,
     TournamentActionType,
     TournamentRecord,
 )
@@ -34,6 +35,7 @@ from dealer_assist.core.tournament.state import Tournament
 from dealer_assist.games.registry import CATALOGUE, TOURNAMENT_GAMES, new_setup
 from dealer_assist.services import storage
 from dealer_assist.services.auth import hash_token, new_table_id, new_token
+from dealer_assist.services.host import delete_table_rows
 from dealer_assist.services.ledger import settle
 from dealer_assist.services.locks import native_lock
 from dealer_assist.services.storage import Connection
@@ -47,7 +49,7 @@ ACTION_FIELDS: dict[TournamentActionType, frozenset[str]] = {
     T.LEVEL: frozenset({"to"}), T.ENTER: frozenset({"player"}),
     T.REBUY: frozenset({"player"}), T.ADD_ON: frozenset({"player"}),
     T.DECLINE: frozenset({"player"}), T.MOVE: frozenset({"player", "to_table"}),
-    T.CHOP: frozenset({"method", "agree"}),
+    T.CHOP: frozenset({"method", "agree"}), T.PAYOUTS: frozenset({"payouts"}),
 }
 
 
@@ -281,6 +283,19 @@ class TournamentStore:
         return after
 
     # ------------------------------------------------------------------ the host's actions
+    def host_only(self, db: Connection, tournament_id: str,
+                  body: Any) -> TournamentActionType | None:
+        """The host's own kind of record (the money, R93) that this action makes or, an
+        undo, takes back; None when a table's dealer may ask for it."""
+        kind = body.get("type") if isinstance(body, dict) else None
+        tournament = self.load(db, tournament_id)
+        if kind == T.UNDO and tournament is not None:
+            try:
+                kind = tournament.records[tournament.last_undoable()].type
+            except IllegalActionError:
+                return None
+        return T(kind) if kind in HOST_ONLY else None
+
     def act(self, db: Connection, tournament_id: str, body: Any) -> Outcome:
         """A host's or dealer's action (API.md "Tournaments"), carried out at the
         tournament and the tables it touches; a DealerAssistError with a sentence if it is
@@ -300,6 +315,13 @@ class TournamentStore:
             return Outcome(self._append(db, tournament_id, TournamentRecord(kind, now, to=to)))
         if kind is T.UNDO:
             return self._undo(db, tournament_id, tournament, table_ids)
+        if kind is T.PAYOUTS:
+            if "payouts" not in body:
+                raise InvalidActionError('Say the new payouts (payouts): "default", or each '
+                                         "place's percentage such as [65, 35].")
+            paid = PayoutTable.from_json(body["payouts"])  # creation's check and sentences
+            return Outcome(self._append(db, tournament_id,
+                                        TournamentRecord(kind, now, payouts=paid)))
         if kind is T.CHOP:
             return self._chop(db, tournament_id, tournament, table_ids, body, now)
         player = read_player(body)
@@ -434,6 +456,26 @@ class TournamentStore:
             self.tables.act(db, table_id, {"type": "undo"})
         return Outcome(self._append(db, tournament_id, TournamentRecord(T.UNDO, self.now())),
                        tuple(touched))
+
+    # ------------------------------------------------------------------ deleting
+    def delete(self, db: Connection, tournament_id: str) -> tuple[str, ...] | None:
+        """The host's delete: the tournament, its records and its tables with all their
+        rows, in one transaction (its money leaves the books and the season with them).
+        The ids of the tables gone, or None if there is no such tournament."""
+        with storage.write_transaction(db, key=f"tournament {tournament_id}"):
+            if storage.tournaments.tournament_row(db, tournament_id) is None:
+                return None
+            table_ids = tuple(storage.tournaments.tournament_tables(db, tournament_id))
+            storage.tournaments.delete_tournament(db, tournament_id)
+            for table_id in table_ids:
+                delete_table_rows(db, table_id)
+        with self._lock:
+            self._cache.pop(tournament_id, None)
+            for table_id in table_ids:
+                self._links.pop(table_id, None)
+        for table_id in table_ids:
+            self.tables.forget(table_id)
+        return table_ids
 
     # ------------------------------------------------------------------ the server
     def recover(self, db: Connection) -> list[str]:

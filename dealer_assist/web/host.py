@@ -239,7 +239,7 @@ def delete_table(table_id: str) -> ResponseReturnValue:
             row = storage.tournaments.tournament_row(db, playing[0])
             name = (row or {}).get("name") or "a tournament"
             refuse(409, f"This table plays in {name} (its table {playing[1] + 1}): it is "
-                        "kept with the tournament.")
+                        "kept with the tournament, which the host deletes whole.")
         deleted = host_service.delete_table(db, table_id[:64])
     if not deleted:
         refuse(404, f"There is no table {table_id[:40]!r} on this server.")

@@ -19,6 +19,7 @@ from dealer_assist.services import storage
 from dealer_assist.web import reads
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import get_db, get_tournaments
+from dealer_assist.web.tournament_live import no_tournament
 
 bp = Blueprint("tournament_host", __name__)
 
@@ -71,6 +72,21 @@ def payout_preview() -> ResponseReturnValue:
     try:
         shown = preview(whole_arg("entries"), whole_arg("buy_in"), whole_arg("fee", 0),
                         whole_arg("seats", 10), whole_arg("unit", 1), payouts_arg())
+    except SetupError as err:
+        raise ApiError(400, str(err)) from None
+    return jsonify(shown.to_json())
+
+
+@bp.get("/api/tournaments/<tournament_id>/preview")
+@reads.view
+def running_payout_preview(tournament_id: str) -> ResponseReturnValue:
+    """What ``payouts`` would pay now in a running tournament, with its entries, rebuys and
+    add-ons so far and its unit: what the host's page shows before the payouts action."""
+    tournament = get_tournaments().load(get_db(), tournament_id)
+    if tournament is None:
+        raise ApiError(404, no_tournament(tournament_id))
+    try:
+        shown = tournament.payout_preview(payouts_arg())
     except SetupError as err:
         raise ApiError(400, str(err)) from None
     return jsonify(shown.to_json())

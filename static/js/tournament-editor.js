@@ -18,8 +18,10 @@
   let players = [];
   let tablesTouched = false; // the host typed a table count: the preview no longer sets it
   let presets = [];
-  let ownPercents = []; // the host's own payouts, first place first, as typed
   let paidPercents = []; // the shares of the places the last preview paid
+  const { percent } = DA_PAYOUTS;
+  // the host's own payouts, first place first, as typed (payouts.js)
+  const own = DA_PAYOUTS.places({ list: $("own-places"), total: $("own-total"), add: $("add-place"), changed: () => preview() });
 
   /* Cash table or tournament: one form shown at a time. */
   function showKind(tournament) {
@@ -126,8 +128,6 @@
   }
 
   // ------------------------------------------------------------------ the payouts
-  const percent = (p) => `${Math.round(Number(p) * 10) / 10}%`;
-
   /* R93's table, as the server has it: each row's players and percentages. */
   function showDefaultTable(table) {
     const list = clear($("pay-table"));
@@ -144,44 +144,14 @@
 
   /* Either way, the preview asks the server with what creating would send. */
   function payKind() {
-    if (ownChosen() && !ownPercents.length) {
-      // a start: the places the preview pays now, in whole percentages (first takes the rest)
-      const whole = paidPercents.map((p) => Math.floor(p));
-      if (whole.length > 1) whole[0] += 100 - whole.reduce((a, b) => a + b, 0);
-      ownPercents = whole.length > 1 ? whole.map(String) : ["50", "30", "20"];
-    }
     $("own-payouts").hidden = !ownChosen();
     $("pay-table").hidden = ownChosen();
-    renderOwn();
+    // a start: the places the preview pays now
+    if (ownChosen() && own.empty()) own.set(DA_PAYOUTS.startFrom(paidPercents));
+    else preview();
   }
 
-  function renderOwn() {
-    const list = clear($("own-places"));
-    ownPercents.forEach((value, i) => list.append(h("li.own-place", {},
-      h("span.own-name", { text: ordinal(i + 1) }),
-      h("input", { type: "number", min: 0, step: "any", inputmode: "decimal", value, "aria-label": `${ordinal(i + 1)} place: percent of the pool`, oninput: (e) => { ownPercents[i] = e.target.value; ownTotal(); preview(); } }),
-      h("span.own-unit", { text: "%" }),
-      h("button.btn.icon.danger", { type: "button", "aria-label": `Remove ${ordinal(i + 1)} place`, title: "Remove", disabled: ownPercents.length === 1, onclick: () => { ownPercents.splice(i, 1); renderOwn(); } }, "\u2715"))));
-    ownTotal();
-    preview();
-  }
-
-  /* The sum, for the host's eye; the server says whether the table is right. */
-  function ownTotal() {
-    const total = ownPercents.reduce((sum, p) => sum + Number(p || NaN), 0);
-    const shown = Number.isFinite(total) ? `${Math.round(total * 1000) / 1000}%` : "?";
-    const box = $("own-total");
-    box.textContent = `Total: ${shown}${shown === "100%" ? "" : " (needs 100%)"}`;
-    box.classList.toggle("off", shown !== "100%");
-  }
-
-  /* A percentage as the server reads it: a number as typed, anything else as the text. */
-  function typedPercent(value) {
-    const text = String(value ?? "").trim();
-    return /^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : text;
-  }
-
-  const payouts = () => (ownChosen() ? ownPercents.map(typedPercent) : "default");
+  const payouts = () => (ownChosen() ? own.values() : "default");
 
   // ------------------------------------------------------------------ players and prizes
   function renderPlayers() {
@@ -202,7 +172,6 @@
     newPlayer.focus();
   }
 
-  const ordinal = (n) => `${n}${(n % 100 >= 11 && n % 100 <= 13) ? "th" : ["th", "st", "nd", "rd"][n % 10] || "th"}`;
   let asked = 0;
 
   /* The server's prizes for the players so far (R93), and the tables they need. */
@@ -230,8 +199,7 @@
     $("t-tables-help").textContent = `${data.tables || 1} needed for ${data.entries} players`;
     if (!data.entries) { pool.textContent = "Add players to see the prizes."; return; }
     pool.textContent = `${data.entries} players: a prize pool of ${data.pool}, ${data.payouts.length} paid.`;
-    data.payouts.forEach((amount, i) => list.append(h("li", {}, h("span", { text: ordinal(i + 1) }),
-      h("span.payout-percent", { text: percent(data.percents[i]) }), h("strong", { text: String(amount) }))));
+    DA_PAYOUTS.showPrizes(list, data);
   }
 
   // ------------------------------------------------------------------ making it
@@ -345,11 +313,6 @@
   $("add-break").addEventListener("click", () => addStage({ break: 10, color_up: null }));
   $("t-add-on").addEventListener("change", addOnShown);
   for (const id of ["pay-default", "pay-own"]) $(id).addEventListener("change", payKind);
-  $("add-place").addEventListener("click", () => {
-    ownPercents.push("");
-    renderOwn();
-    $("own-places").lastElementChild.querySelector("input").focus();
-  });
   $("t-unit").addEventListener("change", preview);
   $("t-add-player").addEventListener("click", addPlayer);
   newPlayer.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); addPlayer(); } });

@@ -108,6 +108,8 @@
     $("late-panel").hidden = !s.late_registration_open || s.finished;
     showTables(s);
     $("chop-panel").hidden = s.finished || s.players_left < 2;
+    if (editing && !s.payouts_open) editPayouts(false); // a paid place taken meanwhile
+    $("payouts-edit").hidden = editing || !s.payouts_open;
   }
 
   function showFigures(s) {
@@ -178,6 +180,50 @@
     }
   }
 
+  // ------------------------------------------------------------------ the payouts (R93)
+  let editing = false;
+  let previewed = 0;
+  const places = DA_PAYOUTS.places({ list: $("own-places"), total: $("own-total"), add: $("add-place"), changed: previewPayouts });
+
+  /* What the places typed would pay now, the server's figures (or its sentence). */
+  async function previewPayouts() {
+    if (!editing) return;
+    const ask = ++previewed;
+    const query = new URLSearchParams({ payouts: places.values().join(",") });
+    let r = null;
+    let data = {};
+    try {
+      r = await fetch(`${url}/preview?${query}`, { cache: "no-store" });
+      data = await r.json();
+    } catch (e) { r = null; }
+    if (ask !== previewed) return; // a later question is on its way
+    const list = clear($("preview-payouts"));
+    if (!r || !r.ok) {
+      $("preview-pool").textContent = r ? data.error : "Could not reach the server for the prizes.";
+      return;
+    }
+    $("preview-pool").textContent = `A prize pool of ${data.pool}: ${data.payouts.length} paid.`;
+    DA_PAYOUTS.showPrizes(list, data);
+  }
+
+  /* The editor, from the places paid now (whole percentages as they are). */
+  function editPayouts(open) {
+    editing = open;
+    $("payouts-editor").hidden = !open;
+    $("payouts-edit").hidden = open || !view || !view.state.payouts_open;
+    if (!open) return;
+    const now = view.state.payout_percents;
+    places.set(now.every(Number.isInteger) ? now.map(String) : DA_PAYOUTS.startFrom(now));
+    $("own-places").querySelector("input").focus();
+  }
+
+  $("payouts-edit").addEventListener("click", () => editPayouts(true));
+  $("payouts-cancel").addEventListener("click", () => editPayouts(false));
+  $("payouts-save").addEventListener("click", async () => {
+    if (await act({ type: "payouts", payouts: places.values() })) editPayouts(false);
+    else $("tournament-error").scrollIntoView({ block: "nearest" }); // the sentence, at the top
+  });
+
   // ------------------------------------------------------------------ a chop
   async function showChop() {
     const answer = await act({ type: "chop", method: "icm" });
@@ -200,6 +246,16 @@
     if (await act({ type: "chop", method, agree: true })) clear($("chop"));
   }
 
+  /* The host's delete, after a confirm as a table's on the home page; then home. */
+  $("delete-tournament").addEventListener("click", async () => {
+    const name = (view && view.state.name) || "this tournament";
+    if (!window.confirm(`Delete ${name}, its tables and all their deals? Its money leaves the books and the season. This cannot be undone.`)) return;
+    showError("");
+    const r = await fetch(url, { method: "DELETE", headers: HOST.headers() }).catch(() => null);
+    const data = r ? await r.json().catch(() => ({})) : {};
+    if (r && r.ok) { window.location.assign("/"); return; }
+    showError(data.error || "Could not reach the server. Check the connection and try again.");
+  });
   $("undo").addEventListener("click", () => act({ type: "undo" }));
   $("chop-show").addEventListener("click", showChop);
   $("late-form").addEventListener("submit", async (e) => {

@@ -424,3 +424,79 @@ def test_r93_the_hosts_own_payouts_are_previewed_and_paid_to_the_unit(
     assert state["payouts"] == [int(p) for p in previewed]
     assert state["prize_pool"] == 324
     assert found == []
+
+
+def test_r93_the_host_edits_a_running_tournaments_payouts_until_the_money_is_decided(
+        live_server: LiveServer, host_page: Page) -> None:
+    status, made = live_server.api("POST", "/api/tournaments", {
+        "name": "Payouts later", "buy_in": 20, "fee": 2, "chips": 1000, "players": NAMES[:9],
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}]})
+    assert status == 201, made
+    page = host_page
+    page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    # 9 entries, a pool of 162: the usual table pays 65% and 35%, 105.3 and 56.7 rounded
+    # down with the 1 left to first
+    expect(page.locator("#payouts li")).to_have_text(["1.106", "2.56"])
+    page.locator("#payouts-edit").click()
+    boxes = page.locator("#own-places input")
+    expect(boxes).to_have_count(2)
+    assert [boxes.nth(i).input_value() for i in range(2)] == ["65", "35"]
+    page.locator("#add-place").click()
+    boxes.nth(2).fill("20")
+    expect(page.locator("#own-total")).to_have_text("Total: 120% (needs 100%)")
+    expect(page.locator("#preview-pool")).to_have_text(
+        "payouts: the percentages add up to 120, not 100.")
+    boxes.nth(0).fill("50")
+    boxes.nth(1).fill("30")
+    # 81, 48.6 and 32.4 rounded down, the 1 left to first
+    expect(page.locator("#preview-pool")).to_have_text("A prize pool of 162: 3 paid.")
+    assert prizes(page) == ["82", "48", "32"]
+    found = look(page, "tournament-payouts")
+    page.locator("#payouts-save").click()
+    expect(page.locator("#payouts-editor")).to_be_hidden()
+    expect(page.locator("#payouts li")).to_have_text(["1.82", "2.48", "3.32"])
+    assert live_server.api("GET", f"/api/tournaments/{made['id']}")[1]["payouts"] == [
+        82, 48, 32]
+    expect(page.locator("#payouts-edit")).to_be_visible()
+    found += look(page, "tournament-payouts-paid")
+    # a chop agreed: the money is decided, and the control goes
+    status, _ = live_server.api("POST", f"/api/tournaments/{made['id']}/actions",
+                                {"type": "chop", "method": "chips", "agree": True})
+    assert status == 200
+    expect(page.locator("#payouts-edit")).to_be_hidden()
+    assert found == []
+
+
+def test_r89_the_host_deletes_a_tournament_after_confirming(
+        live_server: LiveServer, host_page: Page) -> None:
+    status, made = live_server.api("POST", "/api/tournaments", {
+        "name": "A test", "buy_in": 10, "chips": 1000, "players": ["Ann", "Bob"],
+        "levels": [{"minutes": 20, "small_blind": 10, "big_blind": 20}]})
+    assert status == 201, made
+    page = host_page
+    page.goto(f"{live_server.url}/tournaments/{made['id']}")
+    expect(page.locator("#tournament-name")).to_have_text("A test")
+    found = look(page, "tournament-delete")
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.once("dialog", lambda dialog: answer(dialog, False))
+    page.locator("#delete-tournament").click()
+    expect(page.locator("#tournament-name")).to_have_text("A test")
+    assert asked == ["Delete A test, its tables and all their deals? Its money leaves the "
+                     "books and the season. This cannot be undone."]
+    assert live_server.api("GET", f"/api/tournaments/{made['id']}")[0] == 200  # kept
+    page.once("dialog", lambda dialog: answer(dialog, True))
+    page.locator("#delete-tournament").click()
+    page.wait_for_url(f"{live_server.url}/")
+    assert live_server.api("GET", f"/api/tournaments/{made['id']}")[0] == 404
+    assert live_server.api("GET", f"/api/tables/{made['tables'][0]['id']}")[0] == 404
+    listed = live_server.api("GET", "/api/tournaments")[1]["tournaments"]
+    assert made["id"] not in [t["id"] for t in listed]
+    assert found == []

@@ -3,7 +3,8 @@ gives (as a deal's, core/actions.py), and undo drops the last.
 
 The host's and dealers' records (``ACTIONS``) carry what was asked; the server's own
 (``bust``, ``draw``, ``restart``, ``reopen``) carry what it saw at the tables or drew. Every record
-carries its moment, for the clock (R90).
+carries its moment, for the clock (R90). Only the host changes the money: ``payouts`` is the
+host's alone (``HOST_ONLY``), never a table's dealer's.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from dealer_assist.core.errors import InvalidActionError
-from dealer_assist.core.tournament.money import ChopMethod
+from dealer_assist.core.errors import InvalidActionError, SetupError
+from dealer_assist.core.tournament.money import ChopMethod, PayoutTable
 from dealer_assist.core.tournament.seating import Move
 
 
@@ -27,6 +28,7 @@ class TournamentActionType(StrEnum):
     DECLINE = "decline"  # a busted player takes no rebuy: placed now
     MOVE = "move"
     CHOP = "chop"
+    PAYOUTS = "payouts"  # the host's new payout table (R93), until a paid place is decided
     UNDO = "undo"
     BUST = "bust"  # the server: players at 0 after a deal, with their stacks at its start
     DRAW = "draw"  # the server: a breaking table's players' new seats, drawn
@@ -39,8 +41,10 @@ ACTIONS: tuple[TournamentActionType, ...] = (
     TournamentActionType.PAUSE, TournamentActionType.RESUME, TournamentActionType.LEVEL,
     TournamentActionType.ENTER, TournamentActionType.REBUY, TournamentActionType.ADD_ON,
     TournamentActionType.DECLINE, TournamentActionType.MOVE, TournamentActionType.CHOP,
-    TournamentActionType.UNDO,
+    TournamentActionType.PAYOUTS, TournamentActionType.UNDO,
 )
+# of those, what the host alone may ask for: the money
+HOST_ONLY: frozenset[TournamentActionType] = frozenset({TournamentActionType.PAYOUTS})
 
 Pairs = tuple[tuple[str, int], ...]
 
@@ -62,6 +66,7 @@ class TournamentRecord:
     stacks: Pairs | None = None  # chop: the players left and their chips
     amounts: Pairs | None = None  # chop: what each takes
     since: float | None = None  # restart: the last moment the server was known up
+    payouts: PayoutTable | None = None  # payouts: the table from now on
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": str(self.type), "at": self.at}
@@ -77,6 +82,8 @@ class TournamentRecord:
                 out[key] = [[name, amount] for name, amount in value]
         if self.moves is not None:
             out["moves"] = [m.to_json() for m in self.moves]
+        if self.payouts is not None:
+            out["payouts"] = self.payouts.to_json()
         return out
 
     @classmethod
@@ -95,8 +102,9 @@ class TournamentRecord:
                     Move(m["player"], m["from_table"], m["to_table"], m["after"])
                     for m in data["moves"]),
                 method=None if data.get("method") is None else ChopMethod(data["method"]),
-                since=None if data.get("since") is None else float(data["since"]))
-        except (KeyError, TypeError, ValueError) as err:
+                since=None if data.get("since") is None else float(data["since"]),
+                payouts=PayoutTable.from_json(data["payouts"]) if "payouts" in data else None)
+        except (KeyError, TypeError, ValueError, SetupError) as err:
             raise InvalidActionError(f"A stored tournament record cannot be read: {err}.") \
                 from None
 

@@ -17,7 +17,15 @@ from typing import Any
 from dealer_assist.core.errors import IllegalActionError
 from dealer_assist.core.names import same_name_key
 from dealer_assist.core.tournament.clock import ClockState
-from dealer_assist.core.tournament.money import chop, payouts, shared_places
+from dealer_assist.core.tournament.money import (
+    PayoutTable,
+    chop,
+    paid_shares,
+    payouts,
+    percent_json,
+    shared_places,
+)
+from dealer_assist.core.tournament.presets import PayoutPreview
 from dealer_assist.core.tournament.records import (
     Pairs,
     TournamentActionType,
@@ -71,6 +79,7 @@ class Standing:
     outs: tuple[tuple[str, ...], ...] = ()  # groups sharing places, the first out first
     draw: tuple[Move, ...] = ()  # a breaking table's seats still to take
     chopped: Pairs = ()
+    payouts: PayoutTable | None = None  # the host's table since the start (None: the setup's)
     last_at: float = 0.0
 
 
@@ -102,9 +111,13 @@ class Tournament:
                           self._step(self.standing, record))
 
     def undo(self) -> Tournament:
-        """Drop the last record the host or a dealer made (:meth:`last_undoable`)."""
+        """Drop the last record the host or a dealer made (:meth:`last_undoable`). A payout
+        table stays once a place it or the table before pays has been decided since."""
         i = self.last_undoable()
-        return Tournament(self.setup, self.records[:i] + self.records[i + 1:])
+        after = Tournament(self.setup, self.records[:i] + self.records[i + 1:])
+        if self.records[i].type is T.PAYOUTS:
+            self._check_payouts_may_change(self.standing, after.payout_table())
+        return after
 
     def last_undoable(self) -> int:
         """The index of the record undo drops: the last the host or a dealer made (the
@@ -124,6 +137,8 @@ class Tournament:
         at = max(r.at, s.last_at)
         s = self._settle(s, at)
         s = replace(s, last_at=at)
+        if r.type is T.PAYOUTS:
+            return self._payouts(s, r)
         if s.chopped or (self.finished(s) and r.type not in (T.RESTART, T.PAUSE)):
             raise IllegalActionError("The tournament is over.")
         if r.type is T.PAUSE:
@@ -279,6 +294,44 @@ class Tournament:
             raise IllegalActionError("The amounts are not the chop's.")
         return replace(s, chopped=tuple(agreed.items()))
 
+    def _payouts(self, s: Standing, r: TournamentRecord) -> Standing:
+        if r.payouts is None:
+            raise IllegalActionError("Say the new payouts (payouts).")
+        if r.payouts == self.payout_table(s):
+            raise IllegalActionError("Those are the payouts already.")
+        self._check_payouts_may_change(s, r.payouts)
+        return replace(s, payouts=r.payouts)
+
+    def _check_payouts_may_change(self, s: Standing, table: PayoutTable) -> None:
+        refusal = self.payouts_refusal(s, table)
+        if refusal is not None:
+            raise IllegalActionError(refusal)
+
+    def payouts_refusal(self, s: Standing, table: PayoutTable) -> str | None:
+        """R93: the host may give another table until the money is decided: a chop, or a
+        place taken that the table now or the one asked for pays. The sentence why not, or
+        None."""
+        if s.chopped:
+            return "The payouts stay as they are: a chop has been agreed."
+        entries = len(s.entries)
+        paid = max(len(payouts(self.pool_of(s), entries, t, self.setup.unit))
+                   for t in (self.payout_table(s), table))
+        taken = sum(len(group) for group in s.outs)
+        if not self.finished(s) and entries - taken + 1 > paid:
+            return None
+        group = s.outs[-1] if s.outs and not self.finished(s) else self.players_left(s)
+        return (f"The payouts stay as they are: {' and '.join(group)} "
+                f"{'has' if len(group) == 1 else 'have'} finished in a paid place "
+                f"({'1st' if self.finished(s) else ordinal(entries - taken + 1)}).")
+
+    def payout_preview(self, table: PayoutTable) -> PayoutPreview:
+        """What ``table`` would pay now, with the entries and the pool so far."""
+        s = self.standing
+        entries = len(s.entries)
+        return PayoutPreview(entries, self.pool_of(s), payouts(self.pool_of(s), entries, table,
+                                                               self.setup.unit),
+                             len(self.tables_in_play(s)), paid_shares(entries, table))
+
     # ------------------------------------------------------------------ reading
     def _settle(self, s: Standing, at: float) -> Standing:
         """The busts waiting on rebuys placed once the rebuy period has ended at ``at``."""
@@ -317,8 +370,11 @@ class Tournament:
 
     @property
     def pool(self) -> int:
+        return self.pool_of(self.standing)
+
+    def pool_of(self, s: Standing) -> int:
         """R93: every buy-in less the fee, every rebuy and add-on (money)."""
-        s, setup = self.standing, self.setup
+        setup = self.setup
         add_on = setup.add_on.cost if setup.add_on else 0
         return (len(s.entries) * (setup.buy_in - setup.fee)
                 + sum(s.rebuys.values()) * setup.buy_in + len(s.add_ons) * add_on)
@@ -329,14 +385,18 @@ class Tournament:
         add_on = setup.add_on.chips if setup.add_on else 0
         return (len(s.entries) + sum(s.rebuys.values())) * setup.chips + len(s.add_ons) * add_on
 
-    def payouts(self) -> tuple[int, ...]:
-        return payouts(self.pool, len(self.standing.entries), self.setup.payouts,
-                       self.setup.unit)
+    def payout_table(self, s: Standing | None = None) -> PayoutTable:
+        """The table paid: the host's last (``payouts`` records), else the setup's."""
+        return (s or self.standing).payouts or self.setup.payouts
+
+    def payouts(self, s: Standing | None = None) -> tuple[int, ...]:
+        s = s or self.standing
+        return payouts(self.pool_of(s), len(s.entries), self.payout_table(s), self.setup.unit)
 
     def prizes(self, s: Standing | None = None) -> tuple[int, ...]:
         """The payouts of the places still to take, first place first."""
-        left = len(self.players_left(s or self.standing))
-        return self.payouts()[:left]
+        s = s or self.standing
+        return self.payouts(s)[:len(self.players_left(s))]
 
     def places(self, now: float | None = None) -> tuple[Place, ...]:
         """Every place taken so far, first place first (R91); a chop's players share the
@@ -434,6 +494,9 @@ class Tournament:
             "add_on_open": (self.setup.add_on is not None
                             and clock.level == structure.first_break),
             "prize_pool": self.pool, "payouts": list(self.payouts()),
+            "payout_percents": [percent_json(p) for p in paid_shares(
+                len(s.entries), self.payout_table(s))],
+            "payouts_open": self.payouts_refusal(s, self.payout_table(s)) is None,
             "average_stack": self.chips_in_play // max(1, len(left)),
             "places": [p.to_json() for p in self.places(now)],
             "finished": self.finished(s),
@@ -464,3 +527,9 @@ def groups(out: Pairs) -> tuple[tuple[str, ...], ...]:
     for name, stack in out:
         by_stack.setdefault(stack, []).append(name)
     return tuple(tuple(by_stack[stack]) for stack in sorted(by_stack))
+
+
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 11 <= place % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"

@@ -88,6 +88,14 @@ def append_tournament_record(db: Connection, tournament_id: str, seq: int,
         raise StaleTableError(str(err)) from None
 
 
+def delete_tournament(db: Connection, tournament_id: str) -> None:
+    """Its records, its tables' links and its row; call inside ``write_transaction``, with
+    its tables' own rows."""
+    db.execute("DELETE FROM tournament_records WHERE tournament_id = ?", [tournament_id])
+    db.execute("DELETE FROM tournament_tables WHERE tournament_id = ?", [tournament_id])
+    db.execute("DELETE FROM tournaments WHERE id = ?", [tournament_id])
+
+
 def mark_alive(db: Connection, moment: float) -> None:
     """The server is up at ``moment``: every tournament's ``alive_at``."""
     db.execute("UPDATE tournaments SET alive_at = ? WHERE alive_at < ?", [moment, moment])
