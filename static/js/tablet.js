@@ -398,14 +398,17 @@
   }
 
   /* The deal's result (who won what, in the server's words) in a place of its own, first on
-   * the page where the felt is not beside the actions (upright, a narrow window): read
-   * before the next deal's taps; on the dealer's device, as the actions are. */
+   * the page where the felt is not beside the actions (upright, a narrow window), and there
+   * the felt next where it shows the winning hands or lines: both read before the next
+   * deal's taps. On the dealer's device, as the actions are. */
   function resultArea(s) {
     const summary = s.result && token ? DA.resultEl(s, "summary") : null;
     const area = clear($("result-area"));
     if (summary) area.append(summary);
     area.hidden = !summary;
+    const shown = summary && (Object.keys(s.result.hands || {}).length || (s.result.winning_lines || []).length);
     $("tablet").classList.toggle("has-result", !!summary);
+    $("tablet").classList.toggle("won-on-felt", !!shown);
   }
 
   function playersEl(s) {
