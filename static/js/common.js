@@ -202,7 +202,11 @@ const DA = (() => {
     for (const place of g.places || []) placesBox.append(placeEl(s, place, entry));
     // where each player has a place on the felt (R85), a hand being entered is entered there
     const onRows = g.layout.kind === "hands" ? new Set((s.players || []).map((p) => `p:${p.name}`)) : new Set();
-    for (const hand of (entry && entry.hands) || []) if (!onRows.has(hand.id)) placesBox.append(handPlace(hand, entry));
+    const hands = ((entry && entry.hands) || []).filter((hand) => !onRows.has(hand.id));
+    for (const hand of hands) placesBox.append(handPlace(hand, entry));
+    // the hands' columns are as wide as the longest hand (base.css .places)
+    const longest = Math.max(2, ...hands.map((hand) => hand.slots.length || (hand.known || []).length));
+    placesBox.style.setProperty("--place-cards", String(longest));
   }
 
   /* A hand being entered: its places (or, where the dealer knows them already, its cards),
@@ -384,6 +388,7 @@ const DA = (() => {
       slots.push(entry && entry.open.has(id) ? slotEl(id, null, entry) : slotEl(id, shown ? shown[i] || null : null, null));
     }
     const box = placeBox(place.title, place.id, slots);
+    box.classList.add("of-game");
     box.classList.toggle("win", !!(s.result && (s.result.winning_lines || []).includes(place.line)));
     return box;
   }

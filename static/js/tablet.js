@@ -321,10 +321,6 @@
       return el;
     }
     const kind = step.kind;
-    if (s.result) {
-      const res = DA.resultEl(s, "summary");
-      if (res) el.append(res);
-    }
     // every hand of the result beside the felt where it fits there (no table of lines)
     const details = s.result && !handsBeside(s) ? DA.resultEl(s, "details") : null;
     if (kind === "start_deal") { // between.js: the between-deal screen
@@ -401,6 +397,20 @@
     return !!(s.result && s.result.hands && !s.result.lines);
   }
 
+  /* The deal's result (who won what, in the server's words) in a place of its own, first on
+   * the page where the felt is not beside the actions (upright, a narrow window), and there
+   * the felt next where it shows the winning hands or lines: both read before the next
+   * deal's taps. On the dealer's device, as the actions are. */
+  function resultArea(s) {
+    const summary = s.result && token ? DA.resultEl(s, "summary") : null;
+    const area = clear($("result-area"));
+    if (summary) area.append(summary);
+    area.hidden = !summary;
+    const shown = summary && (Object.keys(s.result.hands || {}).length || (s.result.winning_lines || []).length);
+    $("tablet").classList.toggle("has-result", !!summary);
+    $("tablet").classList.toggle("won-on-felt", !!shown);
+  }
+
   function playersEl(s) {
     const list = clear($("players"));
     for (const p of s.players || []) {
@@ -440,6 +450,7 @@
     const hands = handsBeside(s) ? DA.resultEl(s, "details") : null;
     clear($("result-beside"));
     if (hands) $("result-beside").append(hands);
+    resultArea(s);
     playersEl(s);
     clear($("actions")).append(actionsPanel(s));
     clear($("log-wrap")).append(DA.logEl(s, 10));

@@ -6,6 +6,9 @@ deal's first step, a reveal, betting, the showdown's entry, the result). At ever
 person sees is checked (tests/browser/look.py): every card place of the dealt game's layout and
 its own places drawn, the places to turn framed, no sideways scroll, no word broken across
 lines, the instruction one readable block, every target at least 44x44 px, and axe-core clean.
+On the tablet, two things more: the hands entered at the showdown each as wide as the others
+(a hand alone on its row does not span the felt), and the result read before the next deal's
+taps: its sentences in the window as it opens, they and the felt above the start (SHAPE).
 
 The steps are reached through the API (tests/browser/drive.py), which the pages follow by their
 socket; each page state is then looked at in every size and theme without loading it again.
@@ -123,6 +126,40 @@ def expected(state: dict[str, Any], device: str) -> dict[str, Any]:
     }
 
 
+SHAPE = """({stage}) => {
+  const bad = [];
+  const box = (el) => el.getBoundingClientRect();
+  if (stage === "showdown") {
+    const felt = document.querySelector(".area-grid .felt");
+    const hands = [...document.querySelectorAll("#places > .place:not(.of-game)")];
+    const widths = hands.map((el) => Math.round(box(el).width));
+    if (hands.length > 1 && Math.max(...widths) - Math.min(...widths) > 1) {
+      bad.push(`the hands to enter are of different widths: ${widths.join(", ")} px`);
+    }
+    for (const el of hands) {
+      if (box(el).right > box(felt).right + 1) bad.push(`${el.dataset.place} runs off the felt`);
+    }
+  }
+  if (stage === "result") {
+    // who won what: the sentences, and the felt with the winning hands
+    const words = document.querySelector(".result .result-sentences");
+    const felt = document.querySelector(".area-grid");
+    const start = document.querySelector('#actions [data-action="start_deal"]');
+    if (!words) bad.push("no result sentences");
+    else if (box(words).bottom > window.innerHeight) {
+      const end = Math.round(box(words).bottom);
+      bad.push(`the result's sentences end at ${end} px, below the window`);
+    }
+    for (const [what, el] of [["sentences", words], ["felt", felt]]) {
+      if (el && start && box(start).top < box(el).top) {
+        bad.push(`the next deal's start is above the result's ${what}`);
+      }
+    }
+  }
+  return bad;
+}"""
+
+
 def shoot(page: Page, variant: str, stage: str, view: str, theme: str) -> None:
     doc = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
     name = DOC_SHOTS.get((variant, stage, view, theme))
@@ -154,6 +191,10 @@ def look_everywhere(devices: dict[str, Any], game: dict[str, Any], stage: str,
                     expect(page.locator(".area-grid button[data-slot].target")).to_have_count(1)
                 for problem in problems(page, **want):
                     found.append(f"{game['variant']} {stage} {view} {theme}: {problem}")
+                if device == "tablet" and theme == "light":  # the shape is the same in both
+                    page.evaluate("window.scrollTo(0, 0)")
+                    for problem in page.evaluate(SHAPE, {"stage": stage}):
+                        found.append(f"{game['variant']} {stage} {view}: {problem}")
                 shoot(page, game["variant"], stage, view, theme)
     return found
 
