@@ -122,16 +122,35 @@ def test_wrong_token_gets_an_error_and_the_public_view(
     assert "hand" not in state["players"][1]
 
 
-@pytest.mark.parametrize(("data", "sentence"), [
-    ({"table": "nope"}, "There is no table 'nope' on this server."),
-    ("nope", 'Join a table with {"table": "<id>"}.'),
-    ({}, 'Join a table with {"table": "<id>"}.'),
+@pytest.mark.parametrize(("data", "error"), [
+    # no such table (never made, or deleted): the pages stop following it
+    ({"table": "nope"}, {"error": "There is no table 'nope' on this server.", "no_table": True}),
+    ("nope", {"error": 'Join a table with {"table": "<id>"}.'}),
+    ({}, {"error": 'Join a table with {"table": "<id>"}.'}),
 ])
-def test_join_refusals(app: Flask, socketio: SocketIO, data: Any, sentence: str) -> None:
+def test_join_refusals(app: Flask, socketio: SocketIO, data: Any, error: dict[str, Any]) -> None:
     client = socketio.test_client(app)
     client.emit("join", data)
-    assert client.get_received() == [
-        {"name": "error", "args": [{"error": sentence}], "namespace": "/"}]
+    assert client.get_received() == [{"name": "error", "args": [error], "namespace": "/"}]
+
+
+def test_r94_a_deleted_tables_screens_are_told_and_a_join_after_is_refused(
+        app: Flask, client: FlaskClient, socketio: SocketIO, kings: Dealer) -> None:
+    phone = socketio.test_client(app)
+    phone.emit("join", {"table": kings.id, "patches": True})
+    tablet = socketio.test_client(app)
+    tablet.emit("join", {"table": kings.id, "token": kings.token})
+    phone.get_received()
+    tablet.get_received()
+    assert client.delete(f"/api/tables/{kings.id}").status_code == 200  # loopback: the host
+    told = {"table": kings.id,
+            "error": "The host deleted this table: it is no longer on this server."}
+    assert phone.get_received() == [{"name": "table_deleted", "args": [told], "namespace": "/"}]
+    assert tablet.get_received() == [{"name": "table_deleted", "args": [told], "namespace": "/"}]
+    tablet.emit("join", {"table": kings.id, "token": kings.token})  # back after the delete
+    (refused,) = received(tablet, "error")
+    assert refused == {"error": f"There is no table {kings.id!r} on this server.",
+                       "no_table": True}
 
 
 def test_socket_action_from_the_dealer(app: Flask, socketio: SocketIO, kings: Dealer) -> None:

@@ -469,9 +469,9 @@ def test_r93_the_host_changes_the_payouts_through_the_api_and_the_books_follow(
 def test_r94_the_host_deletes_a_tournament_with_its_tables_and_it_leaves_the_season(
         app: Flask, client: FlaskClient, clock: Clock) -> None:
     """A mistaken or test tournament cleared: the host's only (as deleting a table), its
-    tables, records and rows gone, its pages and API a 404, the season without it; another
-    tournament untouched."""
-    from dealer_assist.web.extensions import get_db
+    tables, records and rows gone, its screens told, its pages and API a 404, the season
+    without it; another tournament untouched."""
+    from dealer_assist.web.extensions import get_db, get_socketio
 
     d = Director(app, client, make(client))
     kept = Director(app, client, make(client, name="Saturday"))
@@ -491,7 +491,25 @@ def test_r94_the_host_deletes_a_tournament_with_its_tables_and_it_leaves_the_sea
     assert dealer.status_code == 401
     assert d.state()["rebuys"] == 1  # nothing changed
 
+    # the screens open on it: its clock, a phone of each of its tables, one of the other's
+    socketio = get_socketio(app)
+    screen, other = socketio.test_client(app), socketio.test_client(app)
+    screen.emit("join_tournament", {"tournament": d.id})
+    other.emit("join", {"table": kept.created["tables"][0]["id"]})
+    phones = [socketio.test_client(app) for _ in table_ids]
+    for phone, table_id in zip(phones, table_ids, strict=True):
+        phone.emit("join", {"table": table_id})
+    for each in (screen, other, *phones):
+        each.get_received()
+
     assert client.delete(url).get_json() == {"deleted": d.id, "tables": table_ids}
+    said = "The host deleted Friday: it is no longer on this server."
+    assert screen.get_received() == [{"name": "tournament_deleted", "namespace": "/",
+                                      "args": [{"tournament": d.id, "error": said}]}]
+    for phone, table_id in zip(phones, table_ids, strict=True):
+        assert phone.get_received() == [{"name": "table_deleted", "namespace": "/",
+                                         "args": [{"table": table_id, "error": said}]}]
+    assert other.get_received() == []
     assert [t["id"] for t in client.get("/api/tournaments").get_json()["tournaments"]] == [
         kept.id]
     assert client.get(url).status_code == 404

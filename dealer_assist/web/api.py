@@ -14,6 +14,7 @@ from dealer_assist.core.game import Game
 from dealer_assist.core.table import Table
 from dealer_assist.games.registry import game_class, new_setup
 from dealer_assist.services import auth, carried, storage, tables
+from dealer_assist.services import host as host_service
 from dealer_assist.services.auth import (
     bearer_token,
     hash_token,
@@ -23,12 +24,12 @@ from dealer_assist.services.auth import (
 )
 from dealer_assist.web import off_loop, reads
 from dealer_assist.web.acting import ApiError, load, no_table, state_for, take_action
-from dealer_assist.web.broadcast import answer_after
+from dealer_assist.web.broadcast import answer_after, send_deleted
 from dealer_assist.web.damaged import damaged_tables
 from dealer_assist.web.dealer_sockets import demote_signed_out
 from dealer_assist.web.extensions import base_url, get_db, get_store, get_throttle
 from dealer_assist.web.guest_caps import note_dealer
-from dealer_assist.web.host import full_sentence, require_host
+from dealer_assist.web.host import connection, full_sentence, refuse, require_host
 from dealer_assist.web.records import hide_undone
 from dealer_assist.web.tournament_live import tournament_after_table
 
@@ -130,6 +131,26 @@ def create_table() -> ResponseReturnValue:
     out = {"id": table_id, "dealer_token": token, **table_urls(table_id, token),
            "state": state_for(table_id, table, dealer=True)}
     return created_answer(out, f"/api/tables/{table_id}")
+
+
+@bp.delete("/tables/<table_id>")
+def delete_table(table_id: str) -> ResponseReturnValue:
+    """The host's delete: the table and all its rows, off the loop; then, on the loop (off
+    it nothing emits), its screens are told it is gone."""
+    require_host()
+    with connection() as db:
+        playing = storage.tournaments.tournament_of_table(db, table_id[:64])
+        if playing is not None:  # its tournament numbers its tables: one gone breaks it
+            row = storage.tournaments.tournament_row(db, playing[0])
+            name = (row or {}).get("name") or "a tournament"
+            refuse(409, f"This table plays in {name} (its table {playing[1] + 1}): it is "
+                        "kept with the tournament, which the host deletes whole.")
+        deleted = off_loop.run(host_service.delete_table, db, table_id[:64])
+    if not deleted:
+        refuse(404, f"There is no table {table_id[:40]!r} on this server.")
+    get_store().forget(table_id)
+    send_deleted(table_id, "The host deleted this table: it is no longer on this server.")
+    return jsonify({"deleted": table_id})
 
 
 def created_answer(out: dict[str, Any], location: str) -> ResponseReturnValue:

@@ -14,7 +14,14 @@ from dealer_assist.web import off_loop
 from dealer_assist.web.acting import state_for
 from dealer_assist.web.extensions import get_socketio, pay_owed_sync
 from dealer_assist.web.redis_queue import is_queued
-from dealer_assist.web.rooms import dealer_room, deliver, patch_room, public_room, rooms_of
+from dealer_assist.web.rooms import (
+    dealer_room,
+    deliver,
+    patch_room,
+    public_room,
+    rooms_of,
+    table_rooms,
+)
 
 log = logging.getLogger("dealer_assist.live")
 
@@ -86,3 +93,18 @@ def send_same_seq(table_id: str, table: Table) -> None:
             if room == patch_room(table_id):
                 tracker.last_public[table_id] = state  # the next patch's base
             socketio.emit("state", state, to=room, ignore_queue=True)
+
+
+def send_deleted(table_id: str, sentence: str) -> None:
+    """``table_deleted`` with ``sentence`` to every screen of a table the host deleted (its
+    dealer devices, its phones): they stop following it and say why, rather than show its
+    last state as live. This process forgets what it sent the table's rooms. The rows are
+    gone already: a failure here is logged, never the delete's."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    try:
+        socketio = get_socketio(app)
+        for room in table_rooms(table_id):
+            socketio.emit("table_deleted", {"table": table_id, "error": sentence}, to=room)
+    except Exception:
+        log.exception("Table %s: its screens were not told it is deleted.", table_id)
+    rooms_of(app).forget(table_id)

@@ -23,9 +23,8 @@ from flask import Blueprint, Flask, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from dealer_assist.services import host as host_service
-from dealer_assist.services import storage, tables
+from dealer_assist.services import storage
 from dealer_assist.services.auth import FailureThrottle, bearer_token, throttled_sentence
-from dealer_assist.web import off_loop
 from dealer_assist.web.guest_caps import create_wait, too_many_tables
 
 bp = Blueprint("host", __name__)
@@ -228,21 +227,3 @@ def host_info() -> ResponseReturnValue:
     response.headers["Cache-Control"] = "no-store"
     return response
 
-
-@bp.delete("/api/tables/<table_id>")
-@off_loop.view
-def delete_table(table_id: str) -> ResponseReturnValue:
-    require_host()
-    with connection() as db:
-        playing = storage.tournaments.tournament_of_table(db, table_id[:64])
-        if playing is not None:  # its tournament numbers its tables: one gone breaks it
-            row = storage.tournaments.tournament_row(db, playing[0])
-            name = (row or {}).get("name") or "a tournament"
-            refuse(409, f"This table plays in {name} (its table {playing[1] + 1}): it is "
-                        "kept with the tournament, which the host deletes whole.")
-        deleted = host_service.delete_table(db, table_id[:64])
-    if not deleted:
-        refuse(404, f"There is no table {table_id[:40]!r} on this server.")
-    store: tables.TableStore = current_app.extensions["dealer_assist.store"]
-    store.forget(table_id)
-    return jsonify({"deleted": table_id})

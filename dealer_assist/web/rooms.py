@@ -62,6 +62,16 @@ class Rooms:
         with self._guard:
             return self._locks.setdefault(table_id, threading.RLock())
 
+    def forget(self, table_id: str) -> None:
+        """A deleted table's entries: nothing more is sent to its rooms."""
+        with self.lock(table_id):
+            for room in table_rooms(table_id):
+                self.sent.pop(room, None)
+                self.ahead.pop(room, None)
+            self.last_public.pop(table_id, None)
+        with self._guard:
+            self._locks.pop(table_id, None)
+
 
 def rooms_of(app: Flask) -> Rooms:
     tracker: Rooms = app.extensions.setdefault("dealer_assist.rooms", Rooms())

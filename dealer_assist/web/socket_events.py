@@ -126,7 +126,7 @@ def on_join(data: Any = None, *_more: Any) -> dict[str, Any] | None:
     db = get_db()
     row = get_store().row(db, table_id) if table_id is not None else None
     if table_id is None or row is None:
-        return refuse_join(no_table(str(data["table"])))
+        return refuse_join(no_table(str(data["table"])), no_table=True)  # deleted: the page stops
     damage = damage_of(table_id)
     if damage is not None:
         return refuse_join(damage.sentence, damaged=damage.to_json())

@@ -11,6 +11,7 @@ from flask import current_app
 from flask_socketio import emit
 
 from dealer_assist.web import off_loop
+from dealer_assist.web.broadcast import send_deleted
 from dealer_assist.web.errors import ApiError
 from dealer_assist.web.extensions import base_url, get_db, get_socketio, get_tournaments
 from dealer_assist.web.rooms import table_rooms
@@ -41,6 +42,22 @@ def send_tournament(tournament_id: str, state: dict[str, Any]) -> None:
     for table in state["tables"]:
         for room in table_rooms(table["id"]):
             socketio.emit("tournament", state, to=room)
+
+
+def send_tournament_deleted(tournament_id: str, table_ids: tuple[str, ...], name: str) -> None:
+    """The host deleted the tournament: ``tournament_deleted`` to its clock page's room and
+    ``table_deleted`` to every screen of its tables, each with the sentence to show, so that
+    no screen goes on counting a clock or showing a table that are gone."""
+    sentence = f"The host deleted {name}: it is no longer on this server."
+    try:
+        socketio = get_socketio(current_app._get_current_object())  # type: ignore[attr-defined]
+        socketio.emit("tournament_deleted", {"tournament": tournament_id, "error": sentence},
+                      to=clock_room(tournament_id))
+    except Exception:
+        log.exception("Tournament %s: its clock pages were not told it is deleted.",
+                      tournament_id)
+    for table_id in table_ids:
+        send_deleted(table_id, sentence)
 
 
 def tournament_after_table(table_id: str) -> None:

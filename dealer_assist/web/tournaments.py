@@ -17,7 +17,12 @@ from dealer_assist.web.api import created_answer, json_object, table_urls
 from dealer_assist.web.broadcast import broadcast
 from dealer_assist.web.extensions import base_url, get_db, get_tournaments
 from dealer_assist.web.host import connection, full_sentence, host_status, require_host
-from dealer_assist.web.tournament_live import no_tournament, public_state, send_tournament
+from dealer_assist.web.tournament_live import (
+    no_tournament,
+    public_state,
+    send_tournament,
+    send_tournament_deleted,
+)
 
 bp = Blueprint("tournaments", __name__, url_prefix="/api/tournaments")
 
@@ -40,15 +45,16 @@ def create_tournament() -> ResponseReturnValue:
 
 
 @bp.delete("/<tournament_id>")
-@off_loop.view
 def delete_tournament(tournament_id: str) -> ResponseReturnValue:
     """The host's delete (as ``DELETE /api/tables/<id>``): the tournament and its tables,
-    all their rows."""
+    all their rows, off the loop; then its screens are told, on it."""
     require_host()
     with connection() as db:
-        deleted = get_tournaments().delete(db, tournament_id[:64])
+        row = storage.tournaments.tournament_row(db, tournament_id[:64])
+        deleted = off_loop.run(get_tournaments().delete, db, tournament_id[:64])
     if deleted is None:
         raise ApiError(404, no_tournament(tournament_id))
+    send_tournament_deleted(tournament_id, deleted, (row or {}).get("name") or "the tournament")
     return jsonify({"deleted": tournament_id, "tables": list(deleted)})
 
 
