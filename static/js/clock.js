@@ -125,11 +125,25 @@
   }
 
   // ------------------------------------------------------------------ live
-  const follow = T.follower(id, draw);
   const conn = $("conn");
   const banner = $("stale");
   let poller = null;
+  let socket = null;
+  /* The host deleted the tournament: no clock left to count, only the server's sentence. */
+  function gone(sentence) {
+    if (poller) { clearInterval(poller); poller = null; }
+    if (socket) { socket.gone = true; socket.disconnect(); }
+    document.body.classList.add("gone");
+    document.body.classList.remove("stale");
+    $("clock").hidden = true;
+    conn.dataset.status = "offline";
+    conn.querySelector(".conn-text").textContent = "Deleted";
+    banner.hidden = false;
+    banner.textContent = sentence;
+  }
+  const follow = T.follower(id, draw, gone);
   function status(next) {
+    if (document.body.classList.contains("gone")) return;
     conn.dataset.status = next;
     conn.querySelector(".conn-text").textContent = next === "live" ? "Live" : next === "connecting" ? "Connecting" : "Not live";
     const away = next !== "live" && next !== "connecting";
@@ -140,11 +154,16 @@
     if (!away && poller) { clearInterval(poller); poller = null; }
   }
   if (typeof io === "function") {
-    const socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
-    socket.on("connect", () => { status("live"); socket.emit("join_tournament", { tournament: id }); });
+    socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
+    socket.on("connect", () => {
+      if (socket.gone) { socket.disconnect(); return; }
+      status("live");
+      socket.emit("join_tournament", { tournament: id });
+    });
     socket.on("disconnect", () => status("reconnecting"));
     socket.on("connect_error", () => status("reconnecting"));
     socket.on("tournament", (s) => follow.take(s));
+    socket.on("tournament_deleted", (e) => follow.stop(e && e.error));
   } else {
     status("offline");
   }

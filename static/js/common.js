@@ -730,7 +730,7 @@ const DA = (() => {
   /* Join the table's room; a state is shown only if it is not older. With ``onPatch`` the
    * client joins for ``state_patch`` events after the first whole state. Reconnection tries
    * again within 2 s however long the network was away (Socket.IO's default backs off to 5). */
-  function connectLive({ tableId, token, onState, onStatus, onPatch = null }) {
+  function connectLive({ tableId, token, onState, onStatus, onPatch = null, onGone = () => {} }) {
     if (typeof io !== "function") {
       onStatus("offline");
       return null;
@@ -746,7 +746,11 @@ const DA = (() => {
       const patches = onPatch ? { patches: true } : {};
       socket.emit("join", t ? { table: tableId, token: t } : { table: tableId, ...patches });
     };
-    socket.on("connect", () => { onStatus("live"); join(); });
+    socket.on("connect", () => {
+      if (socket.gone) { socket.disconnect(); return; } // a deleted table: nothing to join
+      onStatus("live");
+      join();
+    });
     socket.on("disconnect", () => onStatus("reconnecting"));
     socket.on("connect_error", () => onStatus("reconnecting"));
     socket.io.on("reconnect_attempt", () => onStatus("reconnecting"));
@@ -754,6 +758,16 @@ const DA = (() => {
     if (onPatch) socket.on("state_patch", (p) => onPatch(p));
     // a tournament's table: its clock, for the bar (tournament.js)
     socket.on("tournament", (t) => document.dispatchEvent(new CustomEvent("dealer-assist:tournament", { detail: t })));
+    // the host deleted the table (or its tournament): stop, and say so with the server's words
+    // the host deleted the table (or its tournament), now or while this page was away: stop,
+    // and say so with the server's words
+    const stop = (e) => {
+      socket.gone = true;
+      socket.disconnect();
+      onGone((e && e.error) || "This table is no longer on this server.");
+    };
+    socket.on("table_deleted", stop);
+    socket.on("error", (e) => { if (e && e.no_table) stop(e); });
     socket.rejoin = join;
     return socket;
   }
@@ -774,6 +788,7 @@ const DA = (() => {
     const STALE_AFTER_MS = 2500;
 
     function draw() {
+      if (status === "gone") return;
       const live = status === "live";
       if (conn) {
         conn.dataset.status = status;
@@ -799,6 +814,7 @@ const DA = (() => {
       draw();
     }
     function setStatus(next) {
+      if (status === "gone") return;
       if (next === "live") {
         downSince = null;
         heard = Date.now();
@@ -814,13 +830,29 @@ const DA = (() => {
     // a new connection at once, rather than at the end of Socket.IO's wait; not more often
     // than every 3 s, so that a slow handshake is never cut short by the next
     function kick() {
-      if (!socket || socket.connected || Date.now() - kicked < 3000) return;
+      if (!socket || socket.gone || socket.connected || Date.now() - kicked < 3000) return;
       kicked = Date.now();
       socket.disconnect();
       socket.connect();
     }
+    // the table is deleted: no more polling or reconnecting, and the page says why, greyed
+    function gone(sentence) {
+      status = "gone";
+      clearInterval(timer);
+      timer = null;
+      document.body.classList.add("stale", "gone");
+      if (conn) {
+        conn.dataset.status = "offline";
+        conn.querySelector(".conn-text").textContent = "Deleted";
+      }
+      if (banner) {
+        banner.hidden = false;
+        banner.textContent = sentence;
+      }
+      document.dispatchEvent(new CustomEvent("dealer-assist:gone", { detail: sentence }));
+    }
     const socket = connectLive({
-      tableId, token, onStatus: setStatus,
+      tableId, token, onStatus: setStatus, onGone: gone,
       onState: (s) => { heard = Date.now(); onState(s); },
       onPatch: onPatch && ((p) => { heard = Date.now(); onPatch(p); }),
     });

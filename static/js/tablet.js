@@ -560,7 +560,7 @@
   if (socket) {
     socket.on("error", (e) => {
       if (e && e.signed_out && e.error) signOut(e.error);
-      else if (e && e.error) showError(e.error);
+      else if (e && e.error && !e.no_table) showError(e.error); // no table: DA.follow says so
     });
   }
   document.addEventListener("visibilitychange", () => {

@@ -18,8 +18,10 @@
   // sent before an action, answered after it) is not shown
   let sent = 0;
   let shown = 0;
+  let over = false; // the tournament is deleted (gone below)
+  let socket = null;
   function showIfNewest(number, data) {
-    if (number < shown) return;
+    if (over || number < shown) return;
     shown = number;
     show(data);
   }
@@ -29,14 +31,25 @@
     $("tournament-error").hidden = !text;
   }
 
+  /* Deleted (on another device, or a 404): nothing left to control, only the sentence and
+   * the way home. */
+  function gone(sentence) {
+    over = true;
+    view = null;
+    if (socket) { socket.gone = true; socket.disconnect(); }
+    for (const panel of document.querySelectorAll("main.tournament > section")) panel.hidden = true;
+    showError(sentence);
+  }
+
   let reading = false;
   async function read() {
-    if (reading) return;
+    if (reading || over) return;
     reading = true;
     const number = ++sent;
     try {
       const r = await fetch(url, { cache: "no-store" });
       const data = await r.json();
+      if (r.status === 404) { gone(data.error); return; }
       if (!r.ok) { showError(data.error); return; }
       showIfNewest(number, data);
     } catch (e) { /* offline a moment: the next read tries again */ } finally {
@@ -271,10 +284,15 @@
   // tap): the poll is only the fallback while the socket is down
   let live = false;
   if (typeof io === "function") {
-    const socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
-    socket.on("connect", () => { live = true; socket.emit("join_tournament", { tournament: id }); });
+    socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
+    socket.on("connect", () => {
+      if (socket.gone) { socket.disconnect(); return; }
+      live = true;
+      socket.emit("join_tournament", { tournament: id });
+    });
     socket.on("disconnect", () => { live = false; });
-    socket.on("tournament", (s) => showIfNewest(++sent, s));
+    socket.on("tournament", (s) => { if (!over) showIfNewest(++sent, s); });
+    socket.on("tournament_deleted", (e) => gone(e && e.error));
   }
   setInterval(() => { if (!busy && !document.hidden && !live) read(); }, 3000);
 })();

@@ -96,7 +96,12 @@ const DA_TOURNAMENT = (() => {
     const sent = performance.now();
     const r = await fetch(`/api/tournaments/${encodeURIComponent(id)}`, { cache: "no-store" });
     const back = performance.now();
-    if (!r.ok) throw new Error(`The server answered ${r.status}.`);
+    if (!r.ok) {
+      const data = await r.json().catch(() => ({}));
+      const err = new Error(data.error || `The server answered ${r.status}.`);
+      err.status = r.status; // a 404: the tournament is gone (deleted), not a network's hiccup
+      throw err;
+    }
     const state = await r.json();
     if (state && state.clock) noteServerTime(state.clock.at, sent, back);
     return state;
@@ -104,12 +109,15 @@ const DA_TOURNAMENT = (() => {
 
   /* Follow tournament ``id``: ``take(state)`` keeps each state the server sends; ``draw(view,
    * now)`` runs at each new state and four times a second; when the level's time is up the
-   * server is asked for the level after (once per state: the last level stays at 0:00). */
-  function follower(id, draw) {
+   * server is asked for the level after (once per state: the last level stays at 0:00).
+   * ``stop(sentence)`` (the host deleted it: its event, or a 404 from the server) ends all
+   * of it and hands the sentence to ``onGone``, once. */
+  function follower(id, draw, onGone = () => {}) {
     let view = null;
     let asked = null;
+    let over = false;
     function take(state) {
-      if (!state || !state.clock || (id && state.id !== id)) return;
+      if (over || !state || !state.clock || (id && state.id !== id)) return;
       // an answer that left the server before the event on screen came is older: dropped
       if (view && state.clock.at < view.state.clock.at) return;
       view = seen(state);
@@ -117,10 +125,14 @@ const DA_TOURNAMENT = (() => {
       draw(view, view.at);
     }
     function resync() {
-      return fetchTournament(id).then(take, () => { asked = null; });
+      if (over) return Promise.resolve();
+      return fetchTournament(id).then(take, (err) => {
+        asked = null;
+        if (err && err.status === 404) stop(err.message);
+      });
     }
     function tick() {
-      if (!view) return;
+      if (over || !view) return;
       const now = performance.now();
       draw(view, now);
       const c = view.state.clock;
@@ -130,10 +142,17 @@ const DA_TOURNAMENT = (() => {
         setTimeout(resync, 150 + Math.random() * 450);
       }
     }
-    setInterval(tick, 250);
+    const ticking = setInterval(tick, 250);
     // now and then, the server's time again (and its figures): two clocks drift apart
-    setInterval(() => resync(), 120000 + Math.random() * 30000);
-    return { take, resync, view: () => view };
+    const syncing = setInterval(() => resync(), 120000 + Math.random() * 30000);
+    function stop(sentence) {
+      if (over) return;
+      over = true;
+      clearInterval(ticking);
+      clearInterval(syncing);
+      onGone(sentence || "This tournament is no longer on this server.");
+    }
+    return { take, resync, stop, view: () => view };
   }
 
   // ------------------------------------------------------------------ the tables' bar
@@ -163,8 +182,9 @@ const DA_TOURNAMENT = (() => {
       parts.brk.textContent = b === null ? "" : `Break in ${clockText(b)}`;
       parts.brk.hidden = b === null || isBreak(c.stage);
     }
-    const follow = follower(id, draw);
+    const follow = follower(id, draw, () => { box.hidden = true; });
     document.addEventListener("dealer-assist:tournament", (ev) => follow.take(ev.detail));
+    document.addEventListener("dealer-assist:gone", () => follow.stop()); // the table deleted
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") follow.resync();
     });

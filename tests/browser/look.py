@@ -5,6 +5,8 @@ readable block, targets of at least 44x44 px, and axe-core (tests/browser/axe.py
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 from browser import axe
@@ -135,3 +137,12 @@ def problems(page: Any, *, cells: list[str] = (), marked: list[str] = (),  # typ
     if with_axe:
         found += axe.violations(page)
     return found
+
+
+def shot(page: Any, name: str) -> None:
+    """``name``.png of what ``page`` shows, in the folder ``DEALER_ASSIST_SCREENSHOTS`` names
+    (the documentation's screenshots); nothing when it is unset."""
+    folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))

@@ -10,10 +10,8 @@ phone-tournament-light/dark.png (docs/tournaments.md)."""
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser.conftest import PHONE, TABLET, LiveServer
-from browser.look import problems
+from browser.look import problems, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -52,13 +50,6 @@ def seconds(text: str) -> int:
     for part in re.sub(r"[^0-9:]", "", text).split(":"):
         total = total * 60 + int(part)
     return total
-
-
-def shot(page: Page, name: str) -> None:
-    folder = os.environ.get("DEALER_ASSIST_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 class Host:
