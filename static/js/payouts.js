@@ -16,7 +16,7 @@ const DA_PAYOUTS = (() => {
   }
 
   /* The places paid now (their percentages, as the server gives them) in whole
-   * percentages to start from, first place taking what that leaves. */
+   * percentages to start from, first place given what that leaves. */
   function startFrom(paidPercents) {
     const whole = paidPercents.map((p) => Math.floor(p));
     if (whole.length > 1) whole[0] += 100 - whole.reduce((a, b) => a + b, 0);

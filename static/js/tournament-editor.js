@@ -202,7 +202,7 @@
     DA_PAYOUTS.showPrizes(list, data);
   }
 
-  // ------------------------------------------------------------------ making it
+  // ------------------------------------------------------------------ the server makes it
   /* The server's sentence; a level it names (the API counts the rows from 0, breaks
    * included) is marked and its first box focused. */
   function showError(text) {

@@ -142,13 +142,13 @@ const DA_TOURNAMENT = (() => {
         setTimeout(resync, 150 + Math.random() * 450);
       }
     }
-    const ticking = setInterval(tick, 250);
+    const ticker = setInterval(tick, 250);
     // now and then, the server's time again (and its figures): two clocks drift apart
     const syncing = setInterval(() => resync(), 120000 + Math.random() * 30000);
     function stop(sentence) {
       if (over) return;
       over = true;
-      clearInterval(ticking);
+      clearInterval(ticker);
       clearInterval(syncing);
       onGone(sentence || "This tournament is no longer on this server.");
     }
