@@ -67,6 +67,15 @@ class Created:
 
 
 @dataclass(frozen=True)
+class Deleted:
+    """What the host's delete removed: the tournament's name (for the screens' sentence)
+    and its tables' ids."""
+
+    name: str
+    tables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What a tournament action did: the tournament after it, the tables whose state
     changed (to broadcast), and a chop's figures when asked without agreeing."""
@@ -458,12 +467,13 @@ class TournamentStore:
                        tuple(touched))
 
     # ------------------------------------------------------------------ deleting
-    def delete(self, db: Connection, tournament_id: str) -> tuple[str, ...] | None:
+    def delete(self, db: Connection, tournament_id: str) -> Deleted | None:
         """The host's delete: the tournament, its records and its tables with all their
         rows, in one transaction (its money leaves the books and the season with them).
-        The ids of the tables gone, or None if there is no such tournament."""
+        Its name and the ids of the tables gone, or None if there is no such tournament."""
         with storage.write_transaction(db, key=f"tournament {tournament_id}"):
-            if storage.tournaments.tournament_row(db, tournament_id) is None:
+            row = storage.tournaments.tournament_row(db, tournament_id)
+            if row is None:
                 return None
             table_ids = tuple(storage.tournaments.tournament_tables(db, tournament_id))
             storage.tournaments.delete_tournament(db, tournament_id)
@@ -475,7 +485,7 @@ class TournamentStore:
                 self._links.pop(table_id, None)
         for table_id in table_ids:
             self.tables.forget(table_id)
-        return table_ids
+        return Deleted(str(row.get("name") or ""), table_ids)
 
     # ------------------------------------------------------------------ the server
     def recover(self, db: Connection) -> list[str]:

@@ -50,12 +50,11 @@ def delete_tournament(tournament_id: str) -> ResponseReturnValue:
     all their rows, off the loop; then its screens are told, on it."""
     require_host()
     with connection() as db:
-        row = storage.tournaments.tournament_row(db, tournament_id[:64])
         deleted = off_loop.run(get_tournaments().delete, db, tournament_id[:64])
     if deleted is None:
         raise ApiError(404, no_tournament(tournament_id))
-    send_tournament_deleted(tournament_id, deleted, (row or {}).get("name") or "the tournament")
-    return jsonify({"deleted": tournament_id, "tables": list(deleted)})
+    send_tournament_deleted(tournament_id, deleted.tables, deleted.name or "the tournament")
+    return jsonify({"deleted": tournament_id, "tables": list(deleted.tables)})
 
 
 @bp.get("/<tournament_id>")
