@@ -105,6 +105,16 @@ class PayoutPreview:
     tables: int
     shares: tuple[Fraction, ...] = ()
 
+    @classmethod
+    def of(cls, entries: int, pool: int, table: PayoutTable, unit: int,
+           tables: int) -> PayoutPreview:
+        """What ``table`` pays ``entries`` players from ``pool`` in whole ``unit``s (nothing
+        when no one has entered)."""
+        if not entries:
+            return cls(entries, pool, (), tables)
+        return cls(entries, pool, payouts(pool, entries, table, unit), tables,
+                   paid_shares(entries, table))
+
     def to_json(self) -> dict[str, Any]:
         return {"entries": self.entries, "pool": self.pool, "payouts": list(self.payouts),
                 "percents": [percent_json(s) for s in self.shares], "tables": self.tables}
@@ -124,7 +134,5 @@ def preview(entries: int, buy_in: int, fee: int, seats: int, unit: int = 1,
     if seats < 2 or unit < 1:
         raise SetupError("A table seats at least 2 players, and prizes are rounded to a unit "
                          "of at least 1.")
-    pool = entries * (buy_in - fee)
-    paid = payouts(pool, entries, table, unit) if entries else ()
-    shares = paid_shares(entries, table) if entries else ()
-    return PayoutPreview(entries, pool, paid, math.ceil(entries / seats), shares)
+    return PayoutPreview.of(entries, entries * (buy_in - fee), table, unit,
+                            math.ceil(entries / seats))

@@ -327,10 +327,8 @@ class Tournament:
     def payout_preview(self, table: PayoutTable) -> PayoutPreview:
         """What ``table`` would pay now, with the entries and the pool so far."""
         s = self.standing
-        entries = len(s.entries)
-        return PayoutPreview(entries, self.pool_of(s), payouts(self.pool_of(s), entries, table,
-                                                               self.setup.unit),
-                             len(self.tables_in_play(s)), paid_shares(entries, table))
+        return PayoutPreview.of(len(s.entries), self.pool_of(s), table, self.setup.unit,
+                                len(self.tables_in_play(s)))
 
     # ------------------------------------------------------------------ reading
     def _settle(self, s: Standing, at: float) -> Standing:
