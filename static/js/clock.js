@@ -132,7 +132,7 @@
   /* The host deleted the tournament: no clock left to count, only the server's sentence. */
   function gone(sentence) {
     if (poller) { clearInterval(poller); poller = null; }
-    if (socket) { socket.gone = true; socket.disconnect(); }
+    if (socket) socket.disconnect(); // by the page: Socket.IO does not reconnect it
     document.body.classList.add("gone");
     document.body.classList.remove("stale");
     $("clock").hidden = true;
@@ -155,11 +155,7 @@
   }
   if (typeof io === "function") {
     socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
-    socket.on("connect", () => {
-      if (socket.gone) { socket.disconnect(); return; }
-      status("live");
-      socket.emit("join_tournament", { tournament: id });
-    });
+    socket.on("connect", () => { status("live"); socket.emit("join_tournament", { tournament: id }); });
     socket.on("disconnect", () => status("reconnecting"));
     socket.on("connect_error", () => status("reconnecting"));
     socket.on("tournament", (s) => follow.take(s));

@@ -758,7 +758,6 @@ const DA = (() => {
     if (onPatch) socket.on("state_patch", (p) => onPatch(p));
     // a tournament's table: its clock, for the bar (tournament.js)
     socket.on("tournament", (t) => document.dispatchEvent(new CustomEvent("dealer-assist:tournament", { detail: t })));
-    // the host deleted the table (or its tournament): stop, and say so with the server's words
     // the host deleted the table (or its tournament), now or while this page was away: stop,
     // and say so with the server's words
     const stop = (e) => {
@@ -835,12 +834,14 @@ const DA = (() => {
       socket.disconnect();
       socket.connect();
     }
-    // the table is deleted: no more polling or reconnecting, and the page says why, greyed
+    // the table is deleted: no more polling or reconnecting, and the sentence in its place
+    // (base.css body.gone)
     function gone(sentence) {
       status = "gone";
       clearInterval(timer);
       timer = null;
-      document.body.classList.add("stale", "gone");
+      document.body.classList.remove("stale");
+      document.body.classList.add("gone");
       if (conn) {
         conn.dataset.status = "offline";
         conn.querySelector(".conn-text").textContent = "Deleted";

@@ -36,7 +36,7 @@
   function gone(sentence) {
     over = true;
     view = null;
-    if (socket) { socket.gone = true; socket.disconnect(); }
+    if (socket) socket.disconnect(); // by the page: Socket.IO does not reconnect it
     for (const panel of document.querySelectorAll("main.tournament > section")) panel.hidden = true;
     showError(sentence);
   }
@@ -285,13 +285,9 @@
   let live = false;
   if (typeof io === "function") {
     socket = io({ transports: ["websocket", "polling"], reconnectionDelay: 500, reconnectionDelayMax: 2000 });
-    socket.on("connect", () => {
-      if (socket.gone) { socket.disconnect(); return; }
-      live = true;
-      socket.emit("join_tournament", { tournament: id });
-    });
+    socket.on("connect", () => { live = true; socket.emit("join_tournament", { tournament: id }); });
     socket.on("disconnect", () => { live = false; });
-    socket.on("tournament", (s) => { if (!over) showIfNewest(++sent, s); });
+    socket.on("tournament", (s) => showIfNewest(++sent, s));
     socket.on("tournament_deleted", (e) => gone(e && e.error));
   }
   setInterval(() => { if (!busy && !document.hidden && !live) read(); }, 3000);
