@@ -38,6 +38,7 @@
     view = null;
     if (socket) socket.disconnect(); // by the page: Socket.IO does not reconnect it
     for (const panel of document.querySelectorAll("main.tournament > section")) panel.hidden = true;
+    $("clock-link").hidden = true; // its clock is gone too: Home is the way on
     showError(sentence);
   }
 

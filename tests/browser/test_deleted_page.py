@@ -94,6 +94,7 @@ def test_r94_every_open_screen_of_a_deleted_tournament_says_so_and_stops(
     expect(host.locator("#tournament-error")).to_have_text(said, timeout=WITHIN_MS)
     expect(host.locator(".clock-panel")).to_be_hidden()
     expect(host.locator("#delete-tournament")).to_be_hidden()
+    expect(host.locator("#clock-link")).to_be_hidden()
     for page in (tablet, phone):
         expect(page.locator("#stale")).to_have_text(said, timeout=WITHIN_MS)
         expect(page.locator("#conn .conn-text")).to_have_text("Deleted")
