@@ -115,10 +115,14 @@ def test_r90_the_tv_clock_and_every_screen_follow_the_hosts_clock(
         lambda ms: expect(phone_bar).not_to_contain_text("paused", timeout=ms)])
     # it counts down, and agrees with the server's clock to the second
     tv.wait_for_timeout(2200)
+    # the server's time left read just before and just after the page's, as the level's-end
+    # test does: a CI run failed by 0.24 s with only the read after (its read took that long)
+    before = host.state()["clock"]["seconds_left"]
     shown = seconds(tv.locator("#time").inner_text())
-    server = host.state()["clock"]["seconds_left"]
-    assert shown < 15 * 60 and abs(shown - server) <= 1.0, (shown, server)
-    assert abs(seconds(tv.locator("#next-break").inner_text()) - (server + 15 * 60)) <= 1.0
+    next_break = seconds(tv.locator("#next-break").inner_text())
+    after = host.state()["clock"]["seconds_left"]
+    assert shown < 15 * 60 and after - 1.0 <= shown <= before + 1.0, (before, shown, after)
+    assert after - 1.0 <= next_break - 15 * 60 <= before + 1.0, (before, next_break, after)
 
     answered = host.act(type="pause")
     reaches(answered, [
