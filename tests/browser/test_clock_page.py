@@ -29,6 +29,8 @@ LEVELS = [{"minutes": 15, "small_blind": 25, "big_blind": 50},
           {"break": 10, "color_up": 25},
           {"minutes": 15, "small_blind": 100, "big_blind": 200, "big_blind_ante": 200}]
 WITHIN = 1.0  # seconds from the host's answer to every screen showing it (R90)
+REDRAW = 0.25  # a page redraws its clock four times a second (tournament.js): what it shows
+#                may be that old when it is read
 
 
 def open_page(browser: Browser, url: str, size: dict[str, int], theme: str,
@@ -42,6 +44,14 @@ def open_page(browser: Browser, url: str, size: dict[str, int], theme: str,
             if msg.type == "error" else None)
     page.goto(url)
     return page
+
+
+def agrees(shown: int, before: float, after: float) -> bool:
+    """A page's whole seconds (rounded up, as of its last redraw) agree to the second (R90)
+    with the server's time left read just before and just after the page was read: on a
+    loaded machine a read takes a while (a CI run failed by 0.24 s with only the read after),
+    and a redraw can be 0.25 s old (one failed by 0.021 s without that allowance)."""
+    return after - 1.0 <= shown <= before + 1.0 + REDRAW
 
 
 def seconds(text: str) -> int:
@@ -115,14 +125,12 @@ def test_r90_the_tv_clock_and_every_screen_follow_the_hosts_clock(
         lambda ms: expect(phone_bar).not_to_contain_text("paused", timeout=ms)])
     # it counts down, and agrees with the server's clock to the second
     tv.wait_for_timeout(2200)
-    # the server's time left read just before and just after the page's, as the level's-end
-    # test does: a CI run failed by 0.24 s with only the read after (its read took that long)
     before = host.state()["clock"]["seconds_left"]
     shown = seconds(tv.locator("#time").inner_text())
     next_break = seconds(tv.locator("#next-break").inner_text())
     after = host.state()["clock"]["seconds_left"]
-    assert shown < 15 * 60 and after - 1.0 <= shown <= before + 1.0, (before, shown, after)
-    assert after - 1.0 <= next_break - 15 * 60 <= before + 1.0, (before, next_break, after)
+    assert shown < 15 * 60 and agrees(shown, before, after), (before, shown, after)
+    assert agrees(next_break - 15 * 60, before, after), (before, next_break, after)
 
     answered = host.act(type="pause")
     reaches(answered, [
@@ -216,11 +224,9 @@ def test_r90_at_a_levels_end_a_screen_asks_the_server_and_never_guesses(
     tv.wait_for_function("() => document.getElementById('time').textContent === '0:00'")
     expect(tv.locator("#time")).not_to_have_text("0:00")  # the server's answer came
     expect(tv.locator("#stage")).to_have_text("Level 1")
-    # the server's time left read just before and just after the page's: on a loaded machine
-    # a read takes a while, and a CI run once failed by 0.065 s with only the read after
     before = host.state()["clock"]["seconds_left"]
     shown = seconds(tv.locator("#time").inner_text())
     after = host.state()["clock"]["seconds_left"]
-    assert asked and after - 1.0 <= shown <= before + 1.0, (asked, before, shown, after)
+    assert asked and agrees(shown, before, after), (asked, before, shown, after)
     context.close()
     assert not errors, "\n".join(errors)
