@@ -272,7 +272,7 @@ def guest(kind: str, *args: str) -> subprocess.Popen[str]:
     server's machine, so it is kept to one core (the scheduler leaves the server the others)
     and niced: what it costs the server is what the server does for it, not the guest's own
     CPU. Sharing both of CI's two cores at nice 10, the guest's own loop alone took join
-    spam from 1.11-1.22x the dealer's quiet median to 1.61-2.02x (docs/benchmarks.md)."""
+    spam from 1.14-1.22x the dealer's quiet median to 1.61-2.02x (docs/benchmarks.md)."""
     core = guest_core()
 
     def start() -> None:
